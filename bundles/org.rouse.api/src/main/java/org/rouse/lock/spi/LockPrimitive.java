@@ -1,0 +1,36 @@
+package org.rouse.lock.spi;
+
+import org.osgi.annotation.versioning.ConsumerType;
+
+/**
+ * A non-reentrant mutex. The facade calls {@link #unlock()} only from the thread that acquired it, and never
+ * acquires it twice from one thread, so primitives need not track owners.
+ */
+@ConsumerType
+public interface LockPrimitive {
+
+    /** The strategy name, e.g. {@code "adaptive"}. */
+    String strategy();
+
+    /** Acquires, waiting as long as needed; ignores interrupts (but preserves the interrupt status). */
+    void lock();
+
+    /** Acquires unless interrupted. */
+    void lockInterruptibly() throws InterruptedException;
+
+    /** Acquires if free now; never waits. */
+    boolean tryLock();
+
+    /**
+     * Acquires if free within {@code nanos}; returns soon after the time is up.
+     *
+     * @throws InterruptedException if interrupted while waiting
+     */
+    boolean tryLockNanos(long nanos) throws InterruptedException;
+
+    /** Releases. */
+    void unlock();
+
+    /** Whether some thread holds the primitive now (a snapshot). */
+    boolean isLocked();
+}

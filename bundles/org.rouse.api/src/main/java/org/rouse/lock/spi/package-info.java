@@ -1,0 +1,13 @@
+/**
+ * The service provider interface between the lock front (in the API bundle) and lock engines (in swappable provider
+ * bundles). Consumers never use this package.
+ *
+ * <p>An engine offers named strategies and makes {@link org.rouse.lock.spi.LockPrimitive}s: plain, non-reentrant
+ * mutexes. The front wraps them in {@link org.rouse.lock.SwappableLock} facades that add reentrancy, conditions,
+ * statistics and the swap protocol; consumers only ever hold facades. The engine registered as a
+ * {@link org.rouse.lock.spi.LockEngine} service with the highest {@code service.ranking} (then the lowest
+ * {@code service.id}) is active.
+ */
+@org.osgi.annotation.bundle.Export
+@org.osgi.annotation.versioning.Version("1.0.0")
+package org.rouse.lock.spi;

@@ -1,0 +1,12 @@
+package org.rouse.selector;
+
+/** Where a {@link ChannelHandler} runs. */
+public enum Dispatch {
+    /**
+     * On the worker pool; the channel is not selected while its handler runs and is re-armed, with a wakeup, when
+     * it returns. The default: a slow handler delays only its own channel.
+     */
+    POOL,
+    /** On the loop thread. For handlers that only copy bytes and never block; saves the hand-off to the pool. */
+    INLINE
+}

@@ -1,0 +1,78 @@
+package org.rouse.timer;
+
+import java.time.Duration;
+import java.time.Instant;
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * A group of timers whose handlers run one at a time, in the order they fell due.
+ *
+ * <p>Use one owner per independent actor (a script, a session). Owners of one bundle run in parallel with each
+ * other on the provider's worker pool.
+ *
+ * <pre>{@code
+ * TimerOwner owner = timers.owner("script-42");
+ * Timer timer = owner.scheduleAtFixedRate(Duration.ZERO, Duration.ofMillis(50), e -> onTimer(e.missedFirings()));
+ * ...
+ * owner.close(); // cancels every timer of this owner
+ * }</pre>
+ */
+@ProviderType
+public interface TimerOwner extends AutoCloseable {
+
+    /** The name given to {@link TimerService#owner(String)}. */
+    String name();
+
+    /**
+     * Runs {@code handler} once, after {@code delay}.
+     *
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code delay} is negative or too large for the nanosecond clock
+     * @throws java.util.concurrent.RejectedExecutionException if the bundle's pending-timer cap is reached
+     * @throws IllegalStateException if this owner is closed
+     */
+    Timer schedule(Duration delay, TimerHandler handler);
+
+    /**
+     * Runs {@code handler} once, at {@code when}; an instant in the past runs it at once. The instant is converted
+     * to the monotonic clock now, so later changes of the wall clock do not move the timer.
+     *
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if {@code when} is too far away for the nanosecond clock
+     * @throws java.util.concurrent.RejectedExecutionException if the bundle's pending-timer cap is reached
+     * @throws IllegalStateException if this owner is closed
+     */
+    Timer scheduleAt(Instant when, TimerHandler handler);
+
+    /**
+     * Runs {@code handler} after {@code initialDelay} and then every {@code period}, keeping the phase: the
+     * {@code n}th event is due at {@code initialDelay + n * period}. Events missed while the handler was busy are
+     * coalesced into the next one.
+     *
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if a duration is negative or too large, or {@code period} is zero
+     * @throws java.util.concurrent.RejectedExecutionException if the bundle's pending-timer cap is reached
+     * @throws IllegalStateException if this owner is closed
+     */
+    Timer scheduleAtFixedRate(Duration initialDelay, Duration period, TimerHandler handler);
+
+    /**
+     * Runs {@code handler} after {@code initialDelay} and then again {@code delay} after each run has finished.
+     *
+     * @throws NullPointerException if an argument is null
+     * @throws IllegalArgumentException if a duration is negative or too large, or {@code delay} is zero
+     * @throws java.util.concurrent.RejectedExecutionException if the bundle's pending-timer cap is reached
+     * @throws IllegalStateException if this owner is closed
+     */
+    Timer scheduleWithFixedDelay(Duration initialDelay, Duration delay, TimerHandler handler);
+
+    /** How many of this owner's timers are waiting for their deadline now. */
+    int pendingCount();
+
+    /** Whether {@link #close()} has been called (or the bundle's view released). */
+    boolean isClosed();
+
+    /** Cancels every timer of this owner; afterwards scheduling throws {@link IllegalStateException}. Idempotent. */
+    @Override
+    void close();
+}

@@ -1,0 +1,29 @@
+package org.rouse.timer.spi;
+
+import org.osgi.annotation.versioning.ProviderType;
+
+/**
+ * One arming of a timer, as an engine sees it. Created by the timer front; engines only read it and call
+ * {@link #expire()}.
+ */
+@ProviderType
+public interface TimerEntry {
+
+    /** The deadline on the {@link System#nanoTime()} clock. Never changes for a given entry. */
+    long deadlineNanos();
+
+    /**
+     * Called by the engine once the deadline has passed. Returns quickly: the front only queues the handler.
+     * Never throws.
+     */
+    void expire();
+
+    /**
+     * A slot the engine that holds the entry may use for its own bookkeeping (e.g. a node for O(1) disarm). Only the
+     * engine the entry is armed in reads or writes it.
+     */
+    Object engineSlot();
+
+    /** Sets the engine's slot; see {@link #engineSlot()}. */
+    void engineSlot(Object slot);
+}
