@@ -1,0 +1,141 @@
+package org.rouse.api.internal.timer;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.rouse.api.internal.Arguments;
+import org.rouse.timer.Timer;
+import org.rouse.timer.TimerHandler;
+import org.rouse.timer.TimerOwner;
+
+/**
+ * A named group of timers whose handlers run one at a time.
+ *
+ * <p>Implementation notes: {@link #live} holds every timer that may still run, so that {@link #close()} can cancel
+ * them. A schedule racing with close re-checks {@link #closed} after adding its timer and cancels it itself, so no
+ * timer outlives its owner.
+ */
+final class Owner implements TimerOwner {
+
+    private final BundleTimerView view;
+    private final String name;
+    private final SerialQueue queue;
+    /** Timers that may still run; added by schedulers, removed when fired for good or cancelled. */
+    private final Set<TimerHandle> live = ConcurrentHashMap.newKeySet();
+    /** Set once by close; read by every schedule. */
+    private volatile boolean closed;
+
+    Owner(BundleTimerView view, String name) {
+        this.view = view;
+        this.name = name;
+        this.queue = new SerialQueue(view.dispatch());
+    }
+
+    BundleTimerView view() {
+        return view;
+    }
+
+    SerialQueue queue() {
+        return queue;
+    }
+
+    void forget(TimerHandle timer) {
+        live.remove(timer);
+    }
+
+    void remember(TimerHandle timer) {
+        live.add(timer);
+    }
+
+    void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("timer owner '" + name + "' is closed");
+        }
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public Timer schedule(Duration delay, TimerHandler handler) {
+        long nanos = Arguments.nanos(delay, "delay", false);
+        return start(TimerHandle.Kind.ONE_SHOT, handler, 0, nanos);
+    }
+
+    @Override
+    public Timer scheduleAt(Instant when, TimerHandler handler) {
+        Arguments.notNull(when, "when");
+        Duration delay;
+        try {
+            delay = Duration.between(Instant.now(), when);
+        } catch (ArithmeticException overflow) {
+            throw new IllegalArgumentException("when is too far away: " + when, overflow);
+        }
+        return schedule(delay.isNegative() ? Duration.ZERO : delay, handler);
+    }
+
+    @Override
+    public Timer scheduleAtFixedRate(Duration initialDelay, Duration period, TimerHandler handler) {
+        long first = Arguments.nanos(initialDelay, "initialDelay", false);
+        long periodNanos = Arguments.nanos(period, "period", true);
+        return start(TimerHandle.Kind.FIXED_RATE, handler, view.clampPeriod(periodNanos), first);
+    }
+
+    @Override
+    public Timer scheduleWithFixedDelay(Duration initialDelay, Duration delay, TimerHandler handler) {
+        long first = Arguments.nanos(initialDelay, "initialDelay", false);
+        long delayNanos = Arguments.nanos(delay, "delay", true);
+        return start(TimerHandle.Kind.FIXED_DELAY, handler, view.clampPeriod(delayNanos), first);
+    }
+
+    private Timer start(TimerHandle.Kind kind, TimerHandler handler, long periodNanos, long firstDelayNanos) {
+        Arguments.notNull(handler, "handler");
+        checkOpen();
+        view.checkCapacity();
+        TimerHandle timer = new TimerHandle(this, handler, kind, periodNanos, view.nextTimerId());
+        live.add(timer);
+        timer.start(System.nanoTime() + firstDelayNanos);
+        if (closed) {
+            timer.cancel();
+            throw new IllegalStateException("timer owner '" + name + "' is closed");
+        }
+        return timer;
+    }
+
+    @Override
+    public int pendingCount() {
+        int pending = 0;
+        for (TimerHandle timer : live) {
+            if (timer.remaining().isPresent()) {
+                pending++;
+            }
+        }
+        return pending;
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed;
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        for (TimerHandle timer : live) {
+            timer.cancel(false);
+        }
+        live.clear();
+        view.forget(this);
+    }
+
+    @Override
+    public String toString() {
+        return "TimerOwner[" + name + "]";
+    }
+}

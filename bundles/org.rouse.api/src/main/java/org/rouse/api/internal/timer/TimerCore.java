@@ -1,0 +1,77 @@
+package org.rouse.api.internal.timer;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.rouse.config.ConfigCheck;
+import org.rouse.timer.spi.TimerEngine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The timer front without OSGi: the engine dispatch, the policy in force and the live bundle views. The DS component
+ * {@link TimerFront} wraps it; tests use it directly.
+ */
+public final class TimerCore {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TimerCore.class);
+
+    private final TimerDispatch dispatch = new TimerDispatch();
+    /** The last good configuration; replaced whole by {@link #configure}. */
+    private volatile TimerPolicy policy = TimerPolicy.DEFAULTS;
+
+    private final Set<BundleTimerView> views = ConcurrentHashMap.newKeySet();
+
+    /** Makes {@code engine} (possibly null) the active engine, moving every pending timer to it. */
+    public void useEngine(TimerEngine engine) {
+        dispatch.swapTo(engine);
+    }
+
+    /** Applies a configuration, or rejects it whole and keeps the last good one; returns whether it was applied. */
+    boolean configure(TimerFrontConfig config) {
+        ConfigCheck check = new ConfigCheck(TimerFront.PID);
+        TimerPolicy next = TimerPolicy.from(config, check);
+        if (next == null) {
+            LOG.error(check.rejection());
+            return false;
+        }
+        policy = next;
+        return true;
+    }
+
+    TimerPolicy policy() {
+        return policy;
+    }
+
+    TimerDispatch dispatch() {
+        return dispatch;
+    }
+
+    /** A new view for a consumer named {@code consumer} (a bundle's symbolic name, in logs). */
+    public BundleTimerView newView(String consumer) {
+        BundleTimerView view = new BundleTimerView(this, consumer);
+        views.add(view);
+        return view;
+    }
+
+    /** Releases {@code view}: cancels all its timers. */
+    public void release(BundleTimerView view) {
+        views.remove(view);
+        view.release();
+    }
+
+    /** Releases every view. */
+    void releaseAll() {
+        for (BundleTimerView view : views) {
+            release(view);
+        }
+    }
+
+    /** Timer swaps done so far, and how long the last one paused scheduling. */
+    public long swaps() {
+        return dispatch.swaps();
+    }
+
+    public long lastSwapPauseNanos() {
+        return dispatch.lastSwapPauseNanos();
+    }
+}

@@ -1,0 +1,81 @@
+package org.rouse.api.internal.timer;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import org.rouse.api.internal.LatencyRecorder;
+
+/** The counters of one bundle's view; updated from any thread without locks. */
+final class TimerCounters {
+
+    /** Armed timers; incremented when armed, decremented by whoever takes the arming (see TimerHandle). */
+    private final AtomicLong pending = new AtomicLong();
+
+    private final LongAdder fired = new LongAdder();
+    private final LongAdder failed = new LongAdder();
+    private final LongAdder cancelled = new LongAdder();
+    private final LongAdder clamped = new LongAdder();
+    private final LongAdder slowHandlers = new LongAdder();
+    private final LatencyRecorder lateness = new LatencyRecorder();
+
+    void pendingAdded() {
+        pending.incrementAndGet();
+    }
+
+    void pendingRemoved() {
+        pending.decrementAndGet();
+    }
+
+    long pending() {
+        return pending.get();
+    }
+
+    void fired() {
+        fired.increment();
+    }
+
+    void failed() {
+        failed.increment();
+    }
+
+    void cancelled() {
+        cancelled.increment();
+    }
+
+    void clamped() {
+        clamped.increment();
+    }
+
+    void slowHandler() {
+        slowHandlers.increment();
+    }
+
+    LatencyRecorder lateness() {
+        return lateness;
+    }
+
+    Statistics snapshot(String engine, long wakeups) {
+        return new Statistics(
+                pending.get(),
+                fired.sum(),
+                failed.sum(),
+                cancelled.sum(),
+                clamped.sum(),
+                slowHandlers.sum(),
+                lateness.snapshot(),
+                engine,
+                wakeups);
+    }
+
+    /** An immutable snapshot. */
+    record Statistics(
+            long pending,
+            long fired,
+            long failed,
+            long cancelled,
+            long clamped,
+            long slowHandlers,
+            org.rouse.stats.Percentiles lateness,
+            String engine,
+            long dispatcherWakeups)
+            implements org.rouse.timer.TimerStatistics {}
+}

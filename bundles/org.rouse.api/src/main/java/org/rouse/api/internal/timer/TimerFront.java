@@ -1,0 +1,93 @@
+package org.rouse.api.internal.timer;
+
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceFactory;
+import org.osgi.framework.ServiceReference;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.metatype.annotations.Designate;
+import org.rouse.api.internal.RankedEngines;
+import org.rouse.timer.TimerService;
+import org.rouse.timer.spi.TimerEngine;
+
+/**
+ * Registers the bundle-scoped {@link TimerService} and keeps it on the best-ranked {@link TimerEngine}.
+ *
+ * <p>The service is registered by hand as a {@link ServiceFactory} (rather than by DS) so that the views outlive any
+ * engine: engines come and go underneath through the dynamic reference, consumers never see them change.
+ */
+@Component(
+        immediate = true,
+        service = {},
+        configurationPid = TimerFront.PID)
+@Designate(ocd = TimerFrontConfig.class)
+public final class TimerFront {
+
+    /** The configuration PID of the timer service's policy. */
+    public static final String PID = "org.rouse.timer";
+
+    private final TimerCore core = new TimerCore();
+    /** Guarded by itself; DS may call bind and unbind from different threads. */
+    private final RankedEngines<TimerEngine> engines = new RankedEngines<>();
+
+    private ServiceRegistration<TimerService> registration;
+
+    @Reference(
+            service = TimerEngine.class,
+            cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC)
+    void bindEngine(ServiceReference<TimerEngine> reference, TimerEngine engine) {
+        synchronized (engines) {
+            core.useEngine(engines.add(reference, engine));
+        }
+    }
+
+    void unbindEngine(ServiceReference<TimerEngine> reference, TimerEngine engine) {
+        synchronized (engines) {
+            core.useEngine(engines.remove(reference));
+        }
+    }
+
+    @Activate
+    void activate(BundleContext context, TimerFrontConfig config) {
+        configure(config);
+        registration = context.registerService(TimerService.class, new ViewFactory(core), null);
+    }
+
+    @Modified
+    void configure(TimerFrontConfig config) {
+        core.configure(config);
+    }
+
+    @Deactivate
+    void deactivate() {
+        registration.unregister();
+        core.releaseAll();
+    }
+
+    /** One view per consuming bundle; the framework calls {@code ungetService} when that bundle stops. */
+    private static final class ViewFactory implements ServiceFactory<TimerService> {
+        private final TimerCore core;
+
+        ViewFactory(TimerCore core) {
+            this.core = core;
+        }
+
+        @Override
+        public TimerService getService(Bundle bundle, ServiceRegistration<TimerService> registration) {
+            return core.newView(bundle.getSymbolicName());
+        }
+
+        @Override
+        public void ungetService(Bundle bundle, ServiceRegistration<TimerService> registration, TimerService view) {
+            core.release((BundleTimerView) view);
+        }
+    }
+}

@@ -1,0 +1,233 @@
+package org.rouse.api.internal.timer;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import org.rouse.api.internal.Arguments;
+import org.rouse.timer.Timer;
+import org.rouse.timer.TimerHandler;
+import org.rouse.timer.TimerOwner;
+import org.rouse.timer.TimerState;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The consumer's handle to one timer, and the state machine that makes it fire exactly once per arming.
+ *
+ * <p>Implementation notes. Each time the timer is armed a new immutable {@link Arming} is published in {@link #armed}.
+ * Exactly one party takes it out again: the engine's {@code expire} (by CAS from that arming to {@code null}), or
+ * {@code cancel}/{@code reschedule}/owner close (by {@code getAndSet(null)}). Whoever takes it decides what happens,
+ * so an arming known to two engines during a swap still runs at most once, and a cancel racing with expiry either
+ * wins (no run) or loses (returns {@code false} for a one-shot). Control operations run under the handle's monitor
+ * and bump {@link #generation}; a run that finds its arming's generation stale does not re-arm, which is how a
+ * periodic timer cancelled or rescheduled during its own handler stops or restarts cleanly. The expiry path takes no
+ * lock before its CAS; engines never hold their own locks while calling {@code expire}, so the monitor taken after it
+ * cannot deadlock with {@code cancel} (which calls into the engine under the monitor).
+ */
+final class TimerHandle implements Timer {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TimerHandle.class);
+
+    enum Kind {
+        ONE_SHOT,
+        FIXED_RATE,
+        FIXED_DELAY
+    }
+
+    private final Owner owner;
+    private final TimerHandler handler;
+    private final Kind kind;
+    private final long id;
+    /** The pending arming or null; published under the monitor, taken by CAS (expiry) or getAndSet (control). */
+    private final AtomicReference<Arming> armed = new AtomicReference<>();
+    /** Period or fixed delay after clamping, zero for one-shots; guarded by this. */
+    private long periodNanos;
+    /** Bumped by cancel and reschedule; guarded by this. */
+    private int generation;
+    /** Written under this; read anywhere. */
+    private volatile TimerState state = TimerState.SCHEDULED;
+
+    TimerHandle(Owner owner, TimerHandler handler, Kind kind, long periodNanos, long id) {
+        this.owner = owner;
+        this.handler = handler;
+        this.kind = kind;
+        this.periodNanos = periodNanos;
+        this.id = id;
+    }
+
+    /** Arms the first deadline. */
+    synchronized void start(long deadlineNanos) {
+        armLocked(deadlineNanos, 0);
+    }
+
+    private void armLocked(long deadlineNanos, long missedFirings) {
+        Arming arming = new Arming(this, deadlineNanos, generation, missedFirings);
+        state = TimerState.SCHEDULED;
+        armed.set(arming);
+        owner.view().counters().pendingAdded();
+        owner.view().dispatch().arm(arming);
+    }
+
+    boolean isArmedWith(Arming arming) {
+        return armed.get() == arming;
+    }
+
+    /** Called by the engine's thread once {@code arming} is due. */
+    void expire(Arming arming) {
+        if (!armed.compareAndSet(arming, null)) {
+            return; // cancelled or replaced meanwhile
+        }
+        owner.view().counters().pendingRemoved();
+        synchronized (this) {
+            if (arming.generation == generation) {
+                state = TimerState.RUNNING;
+            }
+        }
+        owner.queue().submit(() -> run(arming));
+    }
+
+    /** Runs the handler on the owner's queue, then re-arms a periodic timer. */
+    private void run(Arming arming) {
+        TimerCounters counters = owner.view().counters();
+        long start = System.nanoTime();
+        counters.lateness().record(start - arming.deadlineNanos);
+        try {
+            handler.onTimer(new Event(this, arming.deadlineNanos, start, arming.missedFirings));
+        } catch (Exception | LinkageError | AssertionError e) {
+            counters.failed();
+            LOG.warn("Timer handler failed: owner '{}', timer {}", owner.name(), this, e);
+        } finally {
+            long took = System.nanoTime() - start;
+            counters.fired();
+            long slow = owner.view().policy().slowHandlerNanos();
+            if (took > slow) {
+                counters.slowHandler();
+                LOG.warn(
+                        "Slow timer handler: owner '{}', timer {} ran {} ms (threshold {} ms)",
+                        owner.name(),
+                        this,
+                        took / 1_000_000,
+                        slow / 1_000_000);
+            }
+        }
+        afterRun(arming);
+    }
+
+    private synchronized void afterRun(Arming arming) {
+        if (arming.generation != generation) {
+            if (state == TimerState.RUNNING) {
+                state = kind == Kind.ONE_SHOT ? TimerState.FIRED : TimerState.CANCELLED;
+            }
+            return; // cancelled or rescheduled while it ran
+        }
+        if (kind == Kind.ONE_SHOT) {
+            state = TimerState.FIRED;
+            owner.forget(this);
+            return;
+        }
+        if (owner.isClosed()) {
+            state = TimerState.CANCELLED;
+            return;
+        }
+        long now = System.nanoTime();
+        long next;
+        long missed = 0;
+        if (kind == Kind.FIXED_RATE) {
+            next = arming.deadlineNanos + periodNanos;
+            if (next - now < 0) { // fell behind: fire once now, on the phase, and report what was skipped
+                missed = (now - next) / periodNanos;
+                next += missed * periodNanos;
+            }
+        } else {
+            next = now + periodNanos;
+        }
+        armLocked(next, missed);
+    }
+
+    @Override
+    public TimerOwner owner() {
+        return owner;
+    }
+
+    @Override
+    public boolean cancel() {
+        return cancel(true);
+    }
+
+    /** Cancels; {@code forget} is false when the owner is closing and forgets all its timers itself. */
+    synchronized boolean cancel(boolean forget) {
+        if (state == TimerState.CANCELLED) {
+            return false;
+        }
+        generation++;
+        Arming pending = armed.getAndSet(null);
+        boolean prevented;
+        if (pending != null) {
+            owner.view().counters().pendingRemoved();
+            owner.view().dispatch().disarm(pending);
+            prevented = true;
+        } else {
+            prevented = kind != Kind.ONE_SHOT && state != TimerState.FIRED; // future runs of a running periodic
+        }
+        if (prevented) {
+            state = TimerState.CANCELLED;
+            owner.view().counters().cancelled();
+            if (forget) {
+                owner.forget(this);
+            }
+        }
+        return prevented;
+    }
+
+    @Override
+    public void reschedule(Duration delay) {
+        long nanos = Arguments.nanos(delay, "delay", kind != Kind.ONE_SHOT);
+        synchronized (this) {
+            owner.checkOpen();
+            generation++;
+            Arming pending = armed.getAndSet(null);
+            if (pending != null) {
+                owner.view().counters().pendingRemoved();
+                owner.view().dispatch().disarm(pending);
+            } else {
+                owner.view().checkCapacity();
+                owner.remember(this);
+            }
+            if (kind != Kind.ONE_SHOT) {
+                periodNanos = owner.view().clampPeriod(nanos);
+                nanos = periodNanos;
+            }
+            armLocked(System.nanoTime() + nanos, 0);
+        }
+    }
+
+    @Override
+    public TimerState state() {
+        return state;
+    }
+
+    @Override
+    public boolean isPeriodic() {
+        return kind != Kind.ONE_SHOT;
+    }
+
+    @Override
+    public synchronized Duration period() {
+        return Duration.ofNanos(periodNanos);
+    }
+
+    @Override
+    public Optional<Duration> remaining() {
+        Arming pending = armed.get();
+        if (pending == null) {
+            return Optional.empty();
+        }
+        return Optional.of(Duration.ofNanos(Math.max(0, pending.deadlineNanos - System.nanoTime())));
+    }
+
+    @Override
+    public String toString() {
+        return "#" + id
+                + (kind == Kind.ONE_SHOT ? " one-shot" : " " + kind.name().toLowerCase(java.util.Locale.ROOT));
+    }
+}

@@ -1,0 +1,184 @@
+package org.rouse.timer.internal;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.metatype.annotations.Designate;
+import org.rouse.config.ConfigCheck;
+import org.rouse.timer.spi.TimerEngine;
+import org.rouse.timer.spi.TimerEntry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The first timer engine: deadlines on a one-thread {@link ScheduledThreadPoolExecutor} (its thread waits exactly
+ * until the earliest deadline, never on a tick), handlers on a fixed worker pool.
+ *
+ * <p>Implementation notes. {@link #armed} maps each armed entry to its scheduled future; removing an entry from it is
+ * the single point that decides between expiry, disarm and drain, so each arming leaves at most one way. {@link #arm}
+ * and {@link #drain} hold {@link #lifecycle} while they check and set {@link #drained}, which makes them
+ * linearizable as the SPI requires. The scheduler is built with remove-on-cancel, so a cancelled timer leaves the
+ * heap at once instead of at its deadline. Costs: O(log n) per arm and disarm (the heap); a later engine replaces this
+ * with a hierarchical timing wheel.
+ */
+@Component(
+        service = TimerEngine.class,
+        configurationPid = ScheduledTimerEngine.PID,
+        property = {TimerEngine.ENGINE_NAME + "=" + ScheduledTimerEngine.NAME})
+@Designate(ocd = TimerEngineConfig.class)
+public final class ScheduledTimerEngine implements TimerEngine {
+
+    static final String PID = "org.rouse.timer.engine";
+    static final String NAME = "jdk-scheduled";
+    static final int DEFAULT_WORKERS = 4;
+
+    private static final Logger LOG = LoggerFactory.getLogger(ScheduledTimerEngine.class);
+
+    /** Guards {@link #drained} against arm. */
+    private final Object lifecycle = new Object();
+    /** Armed entries and their futures ({@link #SCHEDULING} until known); removal decides who owns an arming. */
+    private final Map<TimerEntry, Object> armed = new ConcurrentHashMap<>();
+    /** Expiries delivered; written by the dispatcher thread. */
+    private final AtomicLong wakeups = new AtomicLong();
+
+    private ScheduledThreadPoolExecutor dispatcher;
+    private ExecutorService workers;
+    /** Set under {@link #lifecycle} by drain. */
+    private boolean drained;
+
+    /** For DS. */
+    public ScheduledTimerEngine() {}
+
+    /** For tests and benchmarks: an engine started at once with {@code workerThreads} workers. */
+    public static ScheduledTimerEngine started(int workerThreads) {
+        ScheduledTimerEngine engine = new ScheduledTimerEngine();
+        engine.start(workerThreads);
+        return engine;
+    }
+
+    @Activate
+    void activate(TimerEngineConfig config) {
+        ConfigCheck check = new ConfigCheck(PID);
+        int threads = (int) check.inRange("worker.threads", config.worker_threads(), 1, 1024);
+        if (!check.passed()) {
+            LOG.error(check.rejection());
+            threads = DEFAULT_WORKERS; // nothing good was in force before: the defaults are the last good ones
+        }
+        start(threads);
+    }
+
+    private void start(int workerThreads) {
+        dispatcher = new ScheduledThreadPoolExecutor(1, new NamedThreads("rouse-timer-dispatcher"));
+        dispatcher.setRemoveOnCancelPolicy(true);
+        dispatcher.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        workers = Executors.newFixedThreadPool(workerThreads, new NamedThreads("rouse-timer-worker"));
+        LOG.info("Timer engine {} started with {} worker threads", NAME, workerThreads);
+    }
+
+    @Deactivate
+    void deactivate() {
+        shutdown();
+    }
+
+    /** Drains (if the front has not), stops the dispatcher, lets queued handlers finish and stops the workers. */
+    public void shutdown() {
+        drain();
+        dispatcher.shutdownNow();
+        workers.shutdown();
+        try {
+            if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
+                LOG.warn("Timer handlers still running 10 s after shutdown; interrupting them");
+                workers.shutdownNow();
+            }
+            dispatcher.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public boolean arm(TimerEntry entry) {
+        synchronized (lifecycle) {
+            if (drained) {
+                return false;
+            }
+            // Registered before scheduling so that an immediate expiry finds it.
+            armed.put(entry, SCHEDULING);
+            long delay = entry.deadlineNanos() - System.nanoTime();
+            ScheduledFuture<?> future = dispatcher.schedule(() -> expire(entry), delay, TimeUnit.NANOSECONDS);
+            if (!armed.replace(entry, SCHEDULING, future)) {
+                future.cancel(false); // expired or disarmed meanwhile: drop the heap node now if it has not run
+            }
+            return true;
+        }
+    }
+
+    private void expire(TimerEntry entry) {
+        if (armed.remove(entry) != null) {
+            wakeups.incrementAndGet();
+            entry.expire();
+        }
+    }
+
+    @Override
+    public boolean disarm(TimerEntry entry) {
+        Object future = armed.remove(entry);
+        cancel(future);
+        return future != null;
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        workers.execute(task);
+    }
+
+    @Override
+    public List<TimerEntry> drain() {
+        synchronized (lifecycle) {
+            drained = true;
+        }
+        List<TimerEntry> pending = new ArrayList<>();
+        for (TimerEntry entry : List.copyOf(armed.keySet())) {
+            Object future = armed.remove(entry);
+            if (future != null) {
+                cancel(future);
+                pending.add(entry);
+            }
+        }
+        return pending;
+    }
+
+    @Override
+    public long dispatcherWakeups() {
+        return wakeups.get();
+    }
+
+    @Override
+    public int armedCount() {
+        return armed.size();
+    }
+
+    private static void cancel(Object future) {
+        if (future instanceof ScheduledFuture<?> scheduled) {
+            scheduled.cancel(false);
+        }
+    }
+
+    /** Stands in for the future between registering an entry and scheduling it. */
+    private static final Object SCHEDULING = new Object();
+}
