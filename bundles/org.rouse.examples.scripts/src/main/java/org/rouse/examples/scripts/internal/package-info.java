@@ -1,2 +1,4 @@
-/** Private implementation of the example: LSL-style script host on the timer service bundle. Never exported. */
+/**
+ * Example consumer: an LSL-style script host on the Rouse timer service. Private; exports nothing.
+ */
 package org.rouse.examples.scripts.internal;
