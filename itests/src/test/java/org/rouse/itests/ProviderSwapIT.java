@@ -1,0 +1,108 @@
+package org.rouse.itests;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertNotSame;
+import static org.junit.Assert.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import javax.inject.Inject;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.Bundle;
+import org.osgi.util.tracker.ServiceTracker;
+import org.rouse.timer.Timer;
+import org.rouse.timer.TimerOwner;
+import org.rouse.timer.TimerService;
+import org.rouse.timer.spi.TimerEngine;
+
+/**
+ * Provider bundles can be stopped, started and updated under a live consumer: the framework and the other bundles keep
+ * running, and the consumer's handles keep working.
+ */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class ProviderSwapIT extends RouseTestSupport {
+
+    @Inject
+    TimerService timers;
+
+    @Test
+    public void timerProviderStopStartAndUpdateLoseNoTimer() throws Exception {
+        Bundle provider = bundle("org.rouse.timer");
+        TimerOwner owner = timers.owner("swap-it");
+        int count = 1000;
+        AtomicIntegerArray runs = new AtomicIntegerArray(count);
+        CountDownLatch allFired = new CountDownLatch(count);
+        for (int i = 0; i < count; i++) {
+            int index = i;
+            owner.schedule(Duration.ofMillis(i % 500), e -> {
+                if (runs.incrementAndGet(index) == 1) {
+                    allFired.countDown();
+                }
+            });
+        }
+        AtomicLong periodicRuns = new AtomicLong();
+        Timer periodic =
+                owner.scheduleAtFixedRate(Duration.ZERO, Duration.ofMillis(10), e -> periodicRuns.incrementAndGet());
+        TimerEngine before = engine();
+
+        provider.stop();
+        assertEquals(
+                "no engine while the provider is stopped",
+                "none",
+                timers.statistics().engine());
+        provider.start();
+        updateFromJar(provider);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> !"none".equals(timers.statistics().engine()));
+        assertNotSame("a new engine instance from the new bundle revision", before, engine());
+
+        assertTrue("not fired: " + allFired.getCount(), allFired.await(30, TimeUnit.SECONDS));
+        long periodicAfterSwap = periodicRuns.get();
+        await().atMost(Duration.ofSeconds(20)).until(() -> periodicRuns.get() > periodicAfterSwap + 5);
+        for (int i = 0; i < count; i++) {
+            assertEquals("timer " + i + " runs", 1, runs.get(i));
+        }
+        assertTrue("the consumer's handle still cancels", periodic.cancel());
+        for (String name : RouseOptions.ROUSE_BUNDLES) {
+            assertEquals(name + " state", Bundle.ACTIVE, bundle(name).getState());
+        }
+    }
+
+    @Test
+    public void aStoppedConsumerLeavesNoTimersBehind() throws Exception {
+        Bundle scripts = bundle("org.rouse.examples.scripts");
+        await().atMost(Duration.ofSeconds(20)).until(() -> engine() != null && engine().armedCount() >= 700);
+        scripts.stop();
+        try {
+            await().atMost(Duration.ofSeconds(20)).until(() -> engine().armedCount() < 10);
+        } finally {
+            scripts.start();
+        }
+    }
+
+    private TimerEngine engine() {
+        ServiceTracker<TimerEngine, TimerEngine> tracker = new ServiceTracker<>(context, TimerEngine.class, null);
+        tracker.open();
+        try {
+            List<TimerEngine> engines = new ArrayList<>();
+            TimerEngine best = tracker.getService();
+            if (best != null) {
+                engines.add(best);
+            }
+            return engines.isEmpty() ? null : engines.get(0);
+        } finally {
+            tracker.close();
+        }
+    }
+}

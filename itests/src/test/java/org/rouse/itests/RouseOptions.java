@@ -1,0 +1,81 @@
+package org.rouse.itests;
+
+import static org.ops4j.pax.exam.CoreOptions.bundle;
+import static org.ops4j.pax.exam.CoreOptions.composite;
+import static org.ops4j.pax.exam.CoreOptions.junitBundles;
+import static org.ops4j.pax.exam.CoreOptions.mavenBundle;
+import static org.ops4j.pax.exam.CoreOptions.systemProperty;
+
+import java.io.File;
+import java.util.List;
+import org.ops4j.pax.exam.Option;
+
+/** The runtime every integration test runs in: real Felix, SCR, ConfigAdmin, Metatype, SLF4J and all Rouse bundles. */
+public final class RouseOptions {
+
+    /** Symbolic names (and jar names) of the project's bundles, in start order. */
+    public static final List<String> ROUSE_BUNDLES = List.of(
+            "org.rouse.api", "org.rouse.timer", "org.rouse.selector", "org.rouse.lock", "org.rouse.examples.scripts");
+
+    private RouseOptions() {}
+
+    public static Option all() {
+        return composite(platform(), rouseBundles(), junitBundles(), testSupport());
+    }
+
+    /** Felix services and SLF4J 2 (with its provider found through Aries SPI Fly, see toolchain.md gotcha 3). */
+    static Option platform() {
+        return composite(
+                systemProperty("org.slf4j.simpleLogger.defaultLogLevel").value("info"),
+                systemProperty("org.slf4j.simpleLogger.showDateTime").value("true"),
+                mavenBundle("org.ow2.asm", "asm").versionAsInProject().startLevel(1),
+                mavenBundle("org.ow2.asm", "asm-tree").versionAsInProject().startLevel(1),
+                mavenBundle("org.ow2.asm", "asm-analysis").versionAsInProject().startLevel(1),
+                mavenBundle("org.ow2.asm", "asm-commons").versionAsInProject().startLevel(1),
+                mavenBundle("org.ow2.asm", "asm-util").versionAsInProject().startLevel(1),
+                mavenBundle("org.apache.aries.spifly", "org.apache.aries.spifly.dynamic.bundle")
+                        .versionAsInProject()
+                        .startLevel(1),
+                mavenBundle("org.slf4j", "slf4j-simple").versionAsInProject().startLevel(1),
+                mavenBundle("org.slf4j", "slf4j-api").versionAsInProject().startLevel(1),
+                mavenBundle("org.osgi", "org.osgi.util.function")
+                        .versionAsInProject()
+                        .startLevel(2),
+                mavenBundle("org.osgi", "org.osgi.util.promise")
+                        .versionAsInProject()
+                        .startLevel(2),
+                mavenBundle("org.osgi", "org.osgi.service.log")
+                        .versionAsInProject()
+                        .startLevel(2),
+                mavenBundle("org.osgi", "org.osgi.service.component")
+                        .versionAsInProject()
+                        .startLevel(2),
+                mavenBundle("org.apache.felix", "org.apache.felix.configadmin")
+                        .versionAsInProject()
+                        .startLevel(3),
+                mavenBundle("org.apache.felix", "org.apache.felix.metatype")
+                        .versionAsInProject()
+                        .startLevel(3),
+                mavenBundle("org.apache.felix", "org.apache.felix.scr")
+                        .versionAsInProject()
+                        .startLevel(3));
+    }
+
+    /** The project's bundles from target/bundles (file: URLs: works on a clean checkout without mvn install). */
+    static Option rouseBundles() {
+        return composite(ROUSE_BUNDLES.stream()
+                .map(name -> bundle(jar(name).toURI().toString()).startLevel(4))
+                .toArray(Option[]::new));
+    }
+
+    /** The jar a Rouse bundle was built into. */
+    public static File jar(String symbolicName) {
+        return new File(System.getProperty("rouse.bundles.dir", "target/bundles"), symbolicName + ".jar");
+    }
+
+    static Option testSupport() {
+        return composite(
+                mavenBundle("org.hamcrest", "hamcrest").versionAsInProject(),
+                mavenBundle("org.awaitility", "awaitility").versionAsInProject());
+    }
+}

@@ -1,0 +1,85 @@
+package org.rouse.itests;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertFalse;
+import static org.junit.Assert.assertNotNull;
+import static org.junit.Assert.assertTrue;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import javax.inject.Inject;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.Bundle;
+import org.osgi.service.component.runtime.dto.ComponentConfigurationDTO;
+import org.osgi.service.component.runtime.dto.ComponentDescriptionDTO;
+import org.osgi.service.metatype.MetaTypeInformation;
+import org.osgi.service.metatype.MetaTypeService;
+import org.osgi.service.metatype.ObjectClassDefinition;
+import org.rouse.timer.TimerService;
+
+/** Every Rouse bundle starts, every component activates, every service is injectable and every PID is described. */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class RuntimeIT extends RouseTestSupport {
+
+    @Inject
+    TimerService timers;
+
+    @Inject
+    MetaTypeService metaType;
+
+    @Test
+    public void everyRouseBundleIsActive() {
+        for (String name : RouseOptions.ROUSE_BUNDLES) {
+            assertEquals(name + " state", Bundle.ACTIVE, bundle(name).getState());
+        }
+    }
+
+    @Test
+    public void everyRouseComponentIsActive() {
+        List<ComponentDescriptionDTO> components = rouseComponents();
+        assertFalse("Rouse declares components", components.isEmpty());
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            for (ComponentDescriptionDTO component : rouseComponents()) {
+                List<ComponentConfigurationDTO> instances = List.copyOf(scr.getComponentConfigurationDTOs(component));
+                assertFalse(component.name + " has no configuration", instances.isEmpty());
+                for (ComponentConfigurationDTO instance : instances) {
+                    assertEquals(component.name + " state", ComponentConfigurationDTO.ACTIVE, instance.state);
+                }
+            }
+        });
+    }
+
+    @Test
+    public void eachServiceIsInjectedAndWorks() {
+        assertNotNull(timers.owner("it").schedule(Duration.ofHours(1), e -> {}));
+        assertTrue(timers.owner("it").pendingCount() >= 1);
+        assertNotNull(timers.statistics().engine());
+    }
+
+    @Test
+    public void metatypeDescribesEveryConfiguration() {
+        Set<String> described = RouseOptions.ROUSE_BUNDLES.stream()
+                .map(this::bundle)
+                .map(metaType::getMetaTypeInformation)
+                .filter(info -> info != null)
+                .flatMap(info -> Arrays.stream(info.getPids()))
+                .collect(Collectors.toSet());
+        for (ComponentDescriptionDTO component : rouseComponents()) {
+            for (String pid : component.configurationPid) {
+                assertTrue(pid + " of " + component.name + " has no Metatype description", described.contains(pid));
+                MetaTypeInformation info = metaType.getMetaTypeInformation(bundle(component.bundle.symbolicName));
+                ObjectClassDefinition ocd = info.getObjectClassDefinition(pid, null);
+                assertTrue(pid + " attributes", ocd.getAttributeDefinitions(ObjectClassDefinition.ALL).length > 0);
+            }
+        }
+    }
+}
