@@ -19,7 +19,10 @@ import org.osgi.annotation.versioning.ConsumerType;
  *   <li>{@link #update(SelectorEntry)} applies {@link SelectorEntry#interestOps()} at once: on the loop thread
  *       directly, from any other thread by queueing the change and waking the loop (coalesced).
  *   <li>{@link #attach(SelectorEntry)} and {@link #drain()} are linearizable: an entry attached before the drain is
- *       returned by it (unless detached first); an attach after it returns {@code false}.
+ *       returned by it (unless detached first); an attach overlapping it returns {@code false}. After the drain
+ *       returns, the engine is empty and accepts entries again, so the front can fall back to it later (a
+ *       lower-ranked engine drained when a better one arrived becomes active again when that one leaves). The front
+ *       therefore re-checks, after each successful attach, that the engine is still the active one.
  *   <li>No sleep-polling: the loop blocks in select until a channel is ready or it is woken.
  * </ul>
  */
@@ -57,8 +60,9 @@ public interface SelectorEngine {
     void execute(Runnable task);
 
     /**
-     * Stops accepting entries, deregisters every channel from this engine's selectors (leaving them open) and
-     * returns their entries. Dispatches in progress finish; they re-arm through the front into the next engine.
+     * Refuses attaches while it runs, deregisters every channel from this engine's selectors (leaving them open)
+     * and returns their entries; afterwards the engine is empty and usable again. Dispatches in progress finish;
+     * they re-arm through the front into the next engine.
      */
     List<SelectorEntry> drain();
 

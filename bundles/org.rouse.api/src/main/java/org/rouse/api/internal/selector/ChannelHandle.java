@@ -1,0 +1,301 @@
+package org.rouse.api.internal.selector;
+
+import java.io.IOException;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.rouse.selector.ChannelHandler;
+import org.rouse.selector.ChannelRegistration;
+import org.rouse.selector.Dispatch;
+import org.rouse.selector.spi.SelectorEntry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One registered channel: the {@link ChannelRegistration} a consumer holds, and (through {@link #entry()}) the
+ * {@link SelectorEntry} engines see. All state lives here, in the API bundle, so an engine swap never invalidates
+ * it.
+ */
+public final class ChannelHandle implements ChannelRegistration {
+
+    /*
+     * Implementation notes.
+     *
+     * Two objects, one state: ChannelRegistration.interestOps() (what the consumer asked for) and
+     * SelectorEntry.interestOps() (what to select now: zero while suspended or during an upcall) have the same
+     * signature, so the engine-facing view is the inner EngineEntry.
+     *
+     * Upcalls: EngineEntry.dispatch claims `inUpcall` by CAS. A second dispatch while one runs (possible for a
+     * moment when the channel is known to two engines during a swap, or when an update re-armed a key between the
+     * engine zeroing it and the worker starting) returns at once: readiness is level-triggered and the running
+     * upcall re-arms when it ends. After the handler returns, the flag is cleared and the entry is updated in
+     * whichever engine is active *now*, which re-arms the key and wakes that engine's loop (the omniORB fix).
+     *
+     * Life cycle: state goes VALID -> CANCELLED or VALID -> CLOSED (or CANCELLED -> CLOSED, which only closes the
+     * channel) by CAS; the winner detaches the entry, releases the view's slot and the channel claim, and (for
+     * VALID -> CLOSED) closes the channel and calls onClosed once.
+     */
+
+    private static final Logger LOG = LoggerFactory.getLogger(ChannelHandle.class);
+
+    private static final int VALID = 0;
+    private static final int CANCELLED = 1;
+    private static final int CLOSED = 2;
+
+    private final BundleSelectorView view;
+    private final SelectorDispatch dispatch;
+    private final SelectableChannel channel;
+    private final ChannelHandler handler;
+    private final Dispatch mode;
+    private final EngineEntry entry = new EngineEntry();
+
+    /** The consumer's interest operations; written by any thread through interestOps(int). */
+    private volatile int interest;
+
+    /** Suspension; written by any thread through suspend()/resume(). */
+    private volatile boolean suspended;
+
+    /** Whether a handler call is running; claimed by CAS in dispatch, cleared by the same dispatch. */
+    private final AtomicBoolean inUpcall = new AtomicBoolean();
+
+    /** VALID, CANCELLED or CLOSED; changed only by CAS. */
+    private final AtomicInteger state = new AtomicInteger(VALID);
+
+    /** The slot of the engine the entry is attached to; written by that engine. */
+    private volatile Object engineSlot;
+
+    ChannelHandle(
+            BundleSelectorView view,
+            SelectableChannel channel,
+            int interestOps,
+            ChannelHandler handler,
+            Dispatch mode) {
+        this.view = view;
+        this.dispatch = view.dispatch();
+        this.channel = channel;
+        this.interest = interestOps;
+        this.handler = handler;
+        this.mode = mode;
+    }
+
+    /** What engines see of this registration. */
+    public SelectorEntry entry() {
+        return entry;
+    }
+
+    @Override
+    public SelectableChannel channel() {
+        return channel;
+    }
+
+    @Override
+    public Dispatch dispatch() {
+        return mode;
+    }
+
+    @Override
+    public int interestOps() {
+        return interest;
+    }
+
+    @Override
+    public void interestOps(int ops) {
+        checkOps(channel, ops, "ops");
+        if (state.get() != VALID) {
+            throw new IllegalStateException("registration of " + channel + " has ended");
+        }
+        interest = ops;
+        if (!inUpcall.get()) {
+            dispatch.update(this); // during an upcall the re-arm at its end applies the new operations
+        }
+    }
+
+    @Override
+    public void suspend() {
+        if (!suspended) {
+            suspended = true;
+            dispatch.update(this);
+        }
+    }
+
+    @Override
+    public void resume() {
+        if (suspended) {
+            suspended = false;
+            dispatch.update(this);
+        }
+    }
+
+    @Override
+    public boolean isSuspended() {
+        return suspended;
+    }
+
+    @Override
+    public boolean isValid() {
+        return state.get() == VALID;
+    }
+
+    @Override
+    public void cancel() {
+        if (state.compareAndSet(VALID, CANCELLED)) {
+            deregister();
+        }
+    }
+
+    @Override
+    public void close() {
+        if (state.compareAndSet(VALID, CLOSED)) {
+            deregister();
+            closeChannel();
+            notifyClosed(null);
+        } else if (state.compareAndSet(CANCELLED, CLOSED)) {
+            closeChannel();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ChannelRegistration[" + channel + ", " + mode + ", ops=" + describe(interest)
+                + (suspended ? ", suspended" : "") + (isValid() ? "" : ", ended") + "]";
+    }
+
+    /** Ends the registration because its handler threw; returns whether this call ended it. */
+    private boolean fail(Throwable cause) {
+        if (!state.compareAndSet(VALID, CLOSED)) {
+            return false;
+        }
+        LOG.warn("Handler of {} (bundle {}) threw; closing the channel", channel, view.owner(), cause);
+        deregister();
+        closeChannel();
+        notifyClosed(cause);
+        return true;
+    }
+
+    private void deregister() {
+        dispatch.detach(this);
+        view.forget(this);
+    }
+
+    private void closeChannel() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            LOG.debug("Closing {} failed", channel, e);
+        }
+    }
+
+    private void notifyClosed(Throwable cause) {
+        try {
+            handler.onClosed(this, cause);
+        } catch (Throwable t) { // contract says it must not throw; one that does must not hurt the caller
+            LOG.warn("onClosed of {} threw", channel, t);
+        }
+    }
+
+    /** Throws {@link IllegalArgumentException} naming {@code argument} unless {@code ops} is valid for the channel. */
+    static void checkOps(SelectableChannel channel, int ops, String argument) {
+        int invalid = ops & ~channel.validOps();
+        if (invalid != 0) {
+            throw new IllegalArgumentException(argument + " " + describe(ops) + " contains " + describe(invalid)
+                    + ", not valid for " + channel.getClass().getSimpleName() + " (valid: "
+                    + describe(channel.validOps()) + ")");
+        }
+    }
+
+    /** Names interest operations, e.g. {@code OP_READ|OP_WRITE}. */
+    static String describe(int ops) {
+        List<String> names = new ArrayList<>(4);
+        if ((ops & SelectionKey.OP_ACCEPT) != 0) {
+            names.add("OP_ACCEPT");
+        }
+        if ((ops & SelectionKey.OP_CONNECT) != 0) {
+            names.add("OP_CONNECT");
+        }
+        if ((ops & SelectionKey.OP_READ) != 0) {
+            names.add("OP_READ");
+        }
+        if ((ops & SelectionKey.OP_WRITE) != 0) {
+            names.add("OP_WRITE");
+        }
+        int other = ops
+                & ~(SelectionKey.OP_ACCEPT | SelectionKey.OP_CONNECT | SelectionKey.OP_READ | SelectionKey.OP_WRITE);
+        if (other != 0) {
+            names.add("0x" + Integer.toHexString(other));
+        }
+        return names.isEmpty() ? "0" : String.join("|", names);
+    }
+
+    /** The engine-facing view of the registration. */
+    final class EngineEntry implements SelectorEntry {
+
+        ChannelHandle handle() {
+            return ChannelHandle.this;
+        }
+
+        @Override
+        public SelectableChannel channel() {
+            return channel;
+        }
+
+        @Override
+        public int interestOps() {
+            return state.get() != VALID || suspended || inUpcall.get() ? 0 : interest;
+        }
+
+        @Override
+        public boolean inline() {
+            return mode == Dispatch.INLINE;
+        }
+
+        @Override
+        public void dispatch(int readyOps) {
+            if (!inUpcall.compareAndSet(false, true)) {
+                return; // an upcall of this channel is running; it re-arms when it returns
+            }
+            try {
+                if (state.get() == VALID) {
+                    runHandler(readyOps);
+                }
+            } finally {
+                inUpcall.set(false);
+                if (state.get() == VALID) {
+                    dispatch.update(ChannelHandle.this); // re-arm in the engine active now, and wake it
+                }
+            }
+        }
+
+        private void runHandler(int readyOps) {
+            long start = System.nanoTime();
+            boolean failed = false;
+            try {
+                handler.onReady(ChannelHandle.this, readyOps);
+            } catch (Throwable t) { // any failure of consumer code ends only its own registration
+                failed = fail(t);
+                if (!failed) {
+                    LOG.debug("Handler of {} threw after its registration ended", channel, t);
+                }
+            } finally {
+                view.upcallFinished(System.nanoTime() - start, failed);
+            }
+        }
+
+        @Override
+        public Object engineSlot() {
+            return engineSlot;
+        }
+
+        @Override
+        public void engineSlot(Object slot) {
+            engineSlot = slot;
+        }
+
+        @Override
+        public String toString() {
+            return "SelectorEntry[" + channel + "]";
+        }
+    }
+}

@@ -1,0 +1,219 @@
+package org.rouse.api.internal.selector;
+
+import java.nio.channels.SelectableChannel;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.RejectedExecutionException;
+import org.rouse.selector.spi.SelectorEngine;
+import org.rouse.selector.spi.SelectorEntry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The engine-switching core of the selector front: every registration and loop task goes to the active engine
+ * through here, and {@link #switchTo(SelectorEngine)} moves them from one engine to the next. Independent of OSGi
+ * and of the front's activation, so engines may be bound before the front activates and tests can drive it
+ * directly.
+ *
+ * <pre>{@code
+ * SelectorDispatch dispatch = new SelectorDispatch();
+ * BundleSelectorView view = new BundleSelectorView(dispatch, "test", () -> 1000);
+ * dispatch.switchTo(engine);          // registrations park until an engine is there
+ * view.register(channel, SelectionKey.OP_READ, handler);
+ * dispatch.switchTo(otherEngine);     // channels move without being closed
+ * }</pre>
+ */
+public final class SelectorDispatch {
+
+    /*
+     * Implementation notes.
+     *
+     * Swap protocol (docs/design.md, "Fronts and engines"): set active = next first, then drain the previous engine
+     * and attach every still-valid entry it returns to next. Engines make attach and drain linearizable: an attach
+     * overlapping a drain returns false and the attacher retries on the (new) active engine.
+     *
+     * Engines are reusable after a drain (the front falls back to a lower-ranked engine that it drained when a
+     * better one arrived), so an attach can also succeed on an engine that is no longer active: a thread that read
+     * `active` just before a swap. attach() therefore re-reads `active` after a successful attach; if it changed,
+     * it takes the entry back with detach() and retries. If detach() finds nothing, the swap's drain already owns
+     * the entry and will re-attach it. Either way exactly one party attaches the entry to the new engine.
+     *
+     * Cancel/close versus swap: a handle first leaves the VALID state, then detaches from the active engine. Every
+     * attacher checks validity after attaching and detaches again if the handle ended meanwhile, so an entry that
+     * ends during a swap is never left attached.
+     *
+     * With no engine (or while the active engine refuses because it is shutting down), entries and loop tasks are
+     * parked; `active` changes only under parkLock, so a parker either sees the new engine or is seen by the swap
+     * that hands the parked work to it.
+     *
+     * One channel is claimed by at most one registration across all views (claims), so no bundle can take over a
+     * channel another bundle registered.
+     */
+
+    private static final Logger LOG = LoggerFactory.getLogger(SelectorDispatch.class);
+
+    /** The engine new work goes to; written by switchTo under swapLock and parkLock, read by everyone. */
+    private volatile SelectorEngine active;
+
+    /** Serializes swaps. */
+    private final Object swapLock = new Object();
+
+    /** Guards the parked work and every write of {@code active}. */
+    private final Object parkLock = new Object();
+
+    /** Registrations waiting for an engine; guarded by parkLock. */
+    private final Set<ChannelHandle> parkedHandles = new LinkedHashSet<>();
+
+    /** Loop tasks waiting for an engine; guarded by parkLock. */
+    private final List<Runnable> parkedTasks = new ArrayList<>();
+
+    /** Channel to its registration, across all views; put/remove by registering and ending handles. */
+    private final ConcurrentMap<SelectableChannel, ChannelHandle> claims = new ConcurrentHashMap<>();
+
+    /** The active engine, or {@code null}. */
+    public SelectorEngine active() {
+        return active;
+    }
+
+    /** The active engine's name, or {@code "none"}. */
+    public String engineName() {
+        SelectorEngine e = active;
+        return e == null ? "none" : e.name();
+    }
+
+    /**
+     * Makes {@code next} (possibly {@code null}) the active engine and moves every registration and parked task to
+     * it. Returns when the previous engine has been drained and its entries handed to {@code next}.
+     */
+    public void switchTo(SelectorEngine next) {
+        synchronized (swapLock) {
+            SelectorEngine previous = active;
+            if (previous == next) {
+                return;
+            }
+            List<ChannelHandle> parked;
+            List<Runnable> tasks;
+            synchronized (parkLock) {
+                active = next;
+                if (next == null) {
+                    parked = List.of();
+                    tasks = List.of();
+                } else {
+                    parked = new ArrayList<>(parkedHandles);
+                    parkedHandles.clear();
+                    tasks = new ArrayList<>(parkedTasks);
+                    parkedTasks.clear();
+                }
+            }
+            LOG.info(
+                    "Selector engine switched from {} to {}",
+                    previous == null ? "none" : previous.name(),
+                    next == null ? "none" : next.name());
+            if (previous != null) {
+                for (SelectorEntry entry : previous.drain()) {
+                    if (entry instanceof ChannelHandle.EngineEntry ours
+                            && ours.handle().isValid()) {
+                        attach(ours.handle());
+                    }
+                }
+            }
+            for (ChannelHandle handle : parked) {
+                if (handle.isValid()) {
+                    attach(handle);
+                }
+            }
+            for (Runnable task : tasks) {
+                execute(task);
+            }
+        }
+    }
+
+    /** Claims {@code handle.channel()} for {@code handle}; {@code false} if another registration has it. */
+    boolean claim(ChannelHandle handle) {
+        return claims.putIfAbsent(handle.channel(), handle) == null;
+    }
+
+    /** Releases the claim of an ended registration. */
+    void unclaim(ChannelHandle handle) {
+        claims.remove(handle.channel(), handle);
+    }
+
+    /** Attaches the handle's entry to the active engine, or parks it. */
+    void attach(ChannelHandle handle) {
+        SelectorEntry entry = handle.entry();
+        while (true) {
+            SelectorEngine engine = active;
+            if (engine == null || !engine.attach(entry)) {
+                synchronized (parkLock) {
+                    if (active == engine) {
+                        parkedHandles.add(handle);
+                        return;
+                    }
+                }
+                continue; // a swap happened: retry on the new engine
+            }
+            if (active != engine) {
+                if (engine.detach(entry)) {
+                    continue; // attached to an engine a swap has left and its drain missed us: move ourselves
+                }
+                return; // the swap's drain took the entry and re-attaches it
+            }
+            if (!handle.isValid()) {
+                engine.detach(entry);
+            }
+            return;
+        }
+    }
+
+    /** Detaches the handle's entry from the active engine and from the parked set. */
+    void detach(ChannelHandle handle) {
+        SelectorEngine engine = active;
+        if (engine != null) {
+            engine.detach(handle.entry());
+        }
+        synchronized (parkLock) {
+            parkedHandles.remove(handle);
+        }
+    }
+
+    /** Re-applies the handle's interest operations in the active engine (waking its loop). */
+    void update(ChannelHandle handle) {
+        SelectorEngine engine = active;
+        if (engine != null) {
+            engine.update(handle.entry());
+        }
+    }
+
+    /** Wakes the active engine's loop; nothing to wake without one. */
+    void wakeup() {
+        SelectorEngine engine = active;
+        if (engine != null) {
+            engine.wakeup();
+        }
+    }
+
+    /** Runs {@code task} on the active engine's loop, or parks it until an engine appears. */
+    void execute(Runnable task) {
+        while (true) {
+            SelectorEngine engine = active;
+            if (engine != null) {
+                try {
+                    engine.execute(task);
+                    return;
+                } catch (RejectedExecutionException shuttingDown) {
+                    // park or retry below
+                }
+            }
+            synchronized (parkLock) {
+                if (active == engine) {
+                    parkedTasks.add(task);
+                    return;
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+package org.rouse.api.internal.selector;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceFactory;
+import org.osgi.framework.ServiceReference;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
+import org.osgi.service.metatype.annotations.Designate;
+import org.rouse.api.internal.RankedEngines;
+import org.rouse.config.ConfigCheck;
+import org.rouse.selector.SelectorService;
+import org.rouse.selector.spi.SelectorEngine;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The selector front: registers {@link SelectorService} as a service factory (one {@link BundleSelectorView} per
+ * consuming bundle) and points every view at the best-ranked {@link SelectorEngine} service, moving registrations
+ * when that changes. Configured through PID {@value #PID}.
+ */
+@Component(
+        immediate = true,
+        service = {},
+        configurationPid = SelectorFront.PID)
+@Designate(ocd = SelectorFrontConfig.class)
+public final class SelectorFront {
+
+    /*
+     * Implementation notes.
+     *
+     * Engines may be bound before activate and unbound after deactivate (dynamic references), so the engine
+     * switching lives in SelectorDispatch, created with the component and independent of activation. Binds and
+     * unbinds update RankedEngines and switch the dispatch under enginesLock, so the active engine always is the
+     * best-ranked one bound.
+     *
+     * Views: the framework calls the factory's getService once per consuming bundle and ungetService when that
+     * bundle stops or releases the service; ungetService releases the view, closing its channels. Deactivate
+     * unregisters the factory (which ungets every view) and releases any view left.
+     */
+
+    /** The configuration PID. */
+    public static final String PID = "org.rouse.selector";
+
+    static final int DEFAULT_MAX_REGISTRATIONS = 65_536;
+
+    private static final Logger LOG = LoggerFactory.getLogger(SelectorFront.class);
+
+    private final SelectorDispatch dispatch = new SelectorDispatch();
+
+    /** Guards engines and the switch that follows each change. */
+    private final Object enginesLock = new Object();
+
+    /** Every bound engine; guarded by enginesLock. */
+    private final RankedEngines<SelectorEngine> engines = new RankedEngines<>();
+
+    /** Views handed out and not yet released; added/removed by the service factory. */
+    private final Set<BundleSelectorView> views = ConcurrentHashMap.newKeySet();
+
+    /** The cap every view reads at register; written by configure (DS serializes activate/modified). */
+    private volatile int maxRegistrationsPerBundle = DEFAULT_MAX_REGISTRATIONS;
+
+    /** The service factory's registration; written by activate/deactivate only. */
+    private ServiceRegistration<SelectorService> registration;
+
+    @Activate
+    void activate(BundleContext context, SelectorFrontConfig config) {
+        configure(config);
+        registration = context.registerService(SelectorService.class, new ViewFactory(), null);
+    }
+
+    @Modified
+    void modified(SelectorFrontConfig config) {
+        configure(config);
+    }
+
+    @Deactivate
+    void deactivate() {
+        ServiceRegistration<SelectorService> r = registration;
+        registration = null;
+        if (r != null) {
+            try {
+                r.unregister(); // the framework ungets every view: each closes its channels
+            } catch (IllegalStateException alreadyGone) {
+                LOG.debug("Selector service already unregistered", alreadyGone);
+            }
+        }
+        for (BundleSelectorView view : views) {
+            view.release();
+        }
+        views.clear();
+    }
+
+    @Reference(
+            name = "engine",
+            service = SelectorEngine.class,
+            cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY,
+            unbind = "unbindEngine")
+    void bindEngine(ServiceReference<SelectorEngine> reference, SelectorEngine engine) {
+        synchronized (enginesLock) {
+            dispatch.switchTo(engines.add(reference, engine));
+        }
+    }
+
+    void unbindEngine(ServiceReference<SelectorEngine> reference, SelectorEngine engine) {
+        synchronized (enginesLock) {
+            dispatch.switchTo(engines.remove(reference));
+        }
+    }
+
+    private void configure(SelectorFrontConfig config) {
+        ConfigCheck check = new ConfigCheck(PID);
+        long max = check.inRange("max.registrations.per.bundle", config.max_registrations_per_bundle(), 1, 10_000_000);
+        if (!check.passed()) {
+            LOG.error(check.rejection());
+            return;
+        }
+        maxRegistrationsPerBundle = (int) max;
+    }
+
+    /** One view per consuming bundle. */
+    private final class ViewFactory implements ServiceFactory<SelectorService> {
+
+        @Override
+        public SelectorService getService(Bundle bundle, ServiceRegistration<SelectorService> reg) {
+            BundleSelectorView view = new BundleSelectorView(
+                    dispatch,
+                    bundle.getSymbolicName() + " [" + bundle.getBundleId() + "]",
+                    () -> maxRegistrationsPerBundle);
+            views.add(view);
+            return view;
+        }
+
+        @Override
+        public void ungetService(Bundle bundle, ServiceRegistration<SelectorService> reg, SelectorService service) {
+            BundleSelectorView view = (BundleSelectorView) service;
+            views.remove(view);
+            view.release();
+        }
+    }
+}

@@ -1,0 +1,562 @@
+package org.rouse.selector.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.metatype.annotations.Designate;
+import org.rouse.selector.spi.SelectorEngine;
+import org.rouse.selector.spi.SelectorEntry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A selector engine with one NIO select loop ({@code rouse-selector-loop-0}) and a worker pool
+ * ({@code rouse-selector-worker-N}). Configured through PID {@value #PID}.
+ *
+ * <p>There is deliberately no {@code @Modified} method: a configuration change makes DS deactivate this instance
+ * and activate a new one, and the selector front treats that as a hot swap (it drains this engine and attaches
+ * every channel to the new one, without closing any).
+ */
+@Component(service = SelectorEngine.class, configurationPid = NioSelectorEngine.PID)
+@Designate(ocd = SelectorEngineConfig.class)
+public final class NioSelectorEngine implements SelectorEngine {
+
+    /*
+     * Implementation notes.
+     *
+     * Ownership: the loop thread alone touches the Selector and its keys (register, interestOps, cancel, select).
+     * Other threads hand it work through `pending`, which the loop runs before every select; the loop thread
+     * applies its own attach/update/detach at once.
+     *
+     * Membership: `attached` is the truth about which entries belong to this engine. attach adds, detach removes
+     * and drain empties it, all under `stateLock`, which makes attach/drain linearizable: an attach overlapping a
+     * drain (`draining`) returns false. The selector operations queued for an entry check membership when they
+     * run, so work queued before a drain or detach is skipped. After a drain the engine is empty and accepts
+     * entries again, so the front can fall back to it later.
+     *
+     * Wakeup coalescing (Netty's scheme): `awake` is true except from just before the loop checks for pending work
+     * until select returns. wakeup() writes selector.wakeup() only if it flips `awake` from false to true, so at most
+     * one wakeup is written per select cycle and none while the loop is awake. Dekker-style correctness: the loop
+     * sets awake=false, then checks `pending`; a producer adds to `pending`, then reads `awake`; one of them sees
+     * the other.
+     *
+     * Pool dispatch: the loop zeroes the key's interest ops, then hands entry.dispatch(readyOps) to a worker. The
+     * engine never re-arms after a dispatch; the front calls update() on whichever engine is active by then. If
+     * the pool is saturated the ready entry waits in `overflow` (loop-only) and the next finishing worker wakes the
+     * loop to retry.
+     *
+     * Drain: runs on the loop (queued, and waited for): cancel every key and flush the cancellations with
+     * selectNow(), so every channel is deregistered but stays open. Loop tasks already queued still run here;
+     * upcalls in flight finish on this pool and re-arm through the front into the next engine.
+     */
+
+    /** The configuration PID. */
+    public static final String PID = "org.rouse.selector.engine";
+
+    private static final Logger LOG = LoggerFactory.getLogger(NioSelectorEngine.class);
+
+    private static final AtomicInteger INSTANCES = new AtomicInteger();
+
+    private static final long SHUTDOWN_WAIT_SECONDS = 10;
+
+    private final String name;
+    private final EngineSettings settings;
+    private final Selector selector;
+    private final Thread loop;
+    private final WorkerPool workers;
+
+    /** Work for the loop thread; any thread adds, the loop polls. */
+    private final ConcurrentLinkedQueue<Runnable> pending = new ConcurrentLinkedQueue<>();
+
+    /** Entries attached here; changed under stateLock (the loop may remove one whose registration failed). */
+    private final Set<SelectorEntry> attached = ConcurrentHashMap.newKeySet();
+
+    private final Object stateLock = new Object();
+
+    /** True while a drain runs; guarded by stateLock. */
+    private boolean draining;
+
+    /** Set once by shutdown under stateLock; read by the loop without the lock. */
+    private volatile boolean closed;
+
+    /** False only while the loop is about to select or selecting; see the notes. CAS by wakeup, set by the loop. */
+    private final AtomicBoolean awake = new AtomicBoolean(true);
+
+    /** Whether ready entries wait in overflow; written by the loop, read by workers. */
+    private volatile boolean overflowWaiting;
+
+    /** Ready pool entries the saturated pool refused, with their ready ops; loop thread only. */
+    private final ArrayDeque<Ready> overflow = new ArrayDeque<>();
+
+    private final AtomicLong wakeupsRequested = new AtomicLong();
+    private final AtomicLong wakeupsWritten = new AtomicLong();
+    /** Selects that ended by their timeout (no channel ready, nobody woke the loop); loop writes. */
+    private final AtomicLong timedOutSelects = new AtomicLong();
+    /** Completed select calls; loop writes. */
+    private final AtomicLong selectCycles = new AtomicLong();
+
+    /** Called by DS. */
+    @Activate
+    public NioSelectorEngine(SelectorEngineConfig config) {
+        this(EngineSettings.from(config));
+    }
+
+    /** Starts an engine with validated settings (also used by tests). */
+    NioSelectorEngine(EngineSettings settings) {
+        this.settings = settings;
+        this.name = "nio-" + INSTANCES.incrementAndGet();
+        try {
+            this.selector = Selector.open();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open a selector", e);
+        }
+        this.workers = WorkerPool.create(settings, "rouse-selector-worker-");
+        this.loop = new Thread(this::runLoop, "rouse-selector-loop-0");
+        loop.setDaemon(true);
+        loop.start();
+        LOG.info("Selector engine {} started with {}", name, settings);
+    }
+
+    @Deactivate
+    void deactivate() {
+        shutdown();
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public boolean attach(SelectorEntry entry) {
+        boolean onLoop = onLoop();
+        synchronized (stateLock) {
+            if (closed || draining) {
+                return false;
+            }
+            attached.add(entry);
+            if (!onLoop) {
+                pending.add(() -> attachNow(entry));
+            }
+        }
+        if (onLoop) {
+            attachNow(entry);
+        } else {
+            wakeup();
+        }
+        return true;
+    }
+
+    @Override
+    public void update(SelectorEntry entry) {
+        if (!attached.contains(entry)) {
+            return; // a queued attach reads the entry's operations when it runs
+        }
+        if (onLoop()) {
+            updateNow(entry);
+            return;
+        }
+        pending.add(() -> updateNow(entry));
+        if (settings.wakeupAfterUpcall()) {
+            wakeup();
+        }
+    }
+
+    @Override
+    public boolean detach(SelectorEntry entry) {
+        boolean onLoop = onLoop();
+        synchronized (stateLock) {
+            if (!attached.remove(entry)) {
+                return false;
+            }
+            if (!onLoop && !closed) {
+                pending.add(() -> detachNow(entry));
+            }
+        }
+        if (onLoop) {
+            detachNow(entry);
+        } else {
+            wakeup();
+        }
+        return true;
+    }
+
+    @Override
+    public void wakeup() {
+        wakeupsRequested.incrementAndGet();
+        if (!awake.get() && awake.compareAndSet(false, true)) {
+            wakeupsWritten.incrementAndGet();
+            selector.wakeup();
+        }
+    }
+
+    @Override
+    public void execute(Runnable task) {
+        synchronized (stateLock) {
+            if (closed) {
+                throw new RejectedExecutionException("selector engine " + name + " has shut down");
+            }
+            pending.add(task);
+        }
+        if (!onLoop()) {
+            wakeup();
+        }
+    }
+
+    @Override
+    public List<SelectorEntry> drain() {
+        List<SelectorEntry> entries;
+        CountDownLatch done = new CountDownLatch(1);
+        boolean onLoop = onLoop();
+        synchronized (stateLock) {
+            if (closed) {
+                return List.of();
+            }
+            draining = true;
+            entries = new ArrayList<>(attached);
+            attached.clear();
+            if (!onLoop) {
+                pending.add(() -> {
+                    deregisterAll();
+                    done.countDown();
+                });
+            }
+        }
+        try {
+            if (onLoop) {
+                deregisterAll();
+            } else {
+                wakeup();
+                awaitUninterruptibly(done);
+            }
+        } finally {
+            synchronized (stateLock) {
+                draining = false;
+            }
+        }
+        LOG.info("Selector engine {} drained {} channels", name, entries.size());
+        return entries;
+    }
+
+    @Override
+    public long wakeupsRequested() {
+        return wakeupsRequested.get();
+    }
+
+    @Override
+    public long wakeupsWritten() {
+        return wakeupsWritten.get();
+    }
+
+    @Override
+    public String toString() {
+        return "NioSelectorEngine[" + name + ", " + attached.size() + " channels]";
+    }
+
+    /** Selects that ended by timing out: each one a moment the loop had to poll to find work. */
+    long timedOutSelects() {
+        return timedOutSelects.get();
+    }
+
+    /** Completed select calls. */
+    long selectCycles() {
+        return selectCycles.get();
+    }
+
+    /** Whether the loop is about to block or blocked in select (a wakeup would be written). */
+    boolean isSelecting() {
+        return !awake.get();
+    }
+
+    /**
+     * Stops the engine: deregisters whatever is still attached (channels stay open), stops and joins the loop,
+     * then shuts the worker pool down, waiting a bounded time for upcalls in progress. Idempotent.
+     */
+    void shutdown() {
+        int left;
+        synchronized (stateLock) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            left = attached.size();
+            attached.clear();
+        }
+        if (left > 0) {
+            LOG.warn(
+                    "Selector engine {} shuts down with {} channels attached; they are deregistered, not closed",
+                    name,
+                    left);
+        }
+        selector.wakeup();
+        if (!onLoop()) {
+            joinLoop();
+        }
+        workers.shutdown();
+        try {
+            if (!workers.awaitTermination(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS)) {
+                LOG.warn(
+                        "Selector engine {}: upcalls still running after {} s; interrupting them",
+                        name,
+                        SHUTDOWN_WAIT_SECONDS);
+                workers.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            workers.shutdownNow();
+            Thread.currentThread().interrupt();
+        }
+        LOG.info("Selector engine {} stopped", name);
+    }
+
+    private void runLoop() {
+        try {
+            while (!closed) {
+                try {
+                    runPending();
+                    retryOverflow();
+                    if (closed) {
+                        break;
+                    }
+                    if (selector.selectedKeys().isEmpty()) {
+                        select();
+                    }
+                    processSelected();
+                } catch (ClosedSelectorException e) {
+                    break;
+                } catch (Throwable t) { // the loop must survive anything a single iteration meets
+                    LOG.error("Selector engine {}: loop iteration failed", name, t);
+                }
+            }
+        } finally {
+            runPending(); // tasks queued before shutdown still run, and waiters are released
+            for (SelectionKey key : selector.keys()) {
+                key.cancel();
+            }
+            try {
+                selector.close();
+            } catch (IOException e) {
+                LOG.debug("Closing the selector of {} failed", name, e);
+            }
+        }
+    }
+
+    private void select() throws IOException {
+        awake.set(false);
+        if (!pending.isEmpty() || closed) {
+            awake.set(true);
+            selector.selectNow();
+            return;
+        }
+        long timeout = settings.selectTimeoutMs();
+        int ready = timeout == 0 ? selector.select() : selector.select(timeout);
+        boolean woken = awake.getAndSet(true);
+        selectCycles.incrementAndGet();
+        if (ready == 0 && !woken && timeout != 0) {
+            timedOutSelects.incrementAndGet();
+        }
+    }
+
+    private void runPending() {
+        // bounded, so a task that keeps re-queueing itself cannot starve the selector
+        for (int budget = pending.size(); budget > 0; budget--) {
+            Runnable work = pending.poll();
+            if (work == null) {
+                return;
+            }
+            try {
+                work.run();
+            } catch (Throwable t) { // a failing loop task must not stop the loop
+                LOG.warn("Selector engine {}: loop task failed", name, t);
+            }
+        }
+    }
+
+    private void processSelected() {
+        Set<SelectionKey> selected = selector.selectedKeys();
+        SelectionKey[] keys = selected.toArray(new SelectionKey[0]);
+        selected.clear(); // a flush in attachNow may select more while we dispatch: they wait for the next round
+        for (SelectionKey key : keys) {
+            SelectorEntry entry = (SelectorEntry) key.attachment();
+            int ready;
+            try {
+                ready = key.readyOps() & key.interestOps();
+            } catch (CancelledKeyException e) {
+                continue;
+            }
+            if (ready == 0) {
+                continue;
+            }
+            if (!attached.contains(entry)) {
+                key.cancel(); // detached or drained meanwhile
+                continue;
+            }
+            if (entry.inline()) {
+                dispatchSafely(entry, ready);
+            } else {
+                try {
+                    key.interestOps(0); // not selected again until the front re-arms it after the upcall
+                } catch (CancelledKeyException e) {
+                    continue;
+                }
+                handOff(new Ready(entry, ready));
+            }
+        }
+    }
+
+    private void handOff(Ready ready) {
+        if (!overflow.isEmpty()) {
+            overflow.add(ready); // keep order behind earlier refused upcalls
+            return;
+        }
+        try {
+            workers.execute(() -> {
+                dispatchSafely(ready.entry, ready.ops);
+                if (overflowWaiting) {
+                    wakeup();
+                }
+            });
+        } catch (RejectedExecutionException saturated) {
+            overflow.add(ready);
+            overflowWaiting = true;
+        }
+    }
+
+    private void retryOverflow() {
+        while (!overflow.isEmpty()) {
+            Ready ready = overflow.peek();
+            if (!attached.contains(ready.entry)) {
+                overflow.poll();
+                continue;
+            }
+            try {
+                workers.execute(() -> {
+                    dispatchSafely(ready.entry, ready.ops);
+                    if (overflowWaiting) {
+                        wakeup();
+                    }
+                });
+                overflow.poll();
+            } catch (RejectedExecutionException saturated) {
+                return;
+            }
+        }
+        overflowWaiting = false;
+    }
+
+    private void dispatchSafely(SelectorEntry entry, int readyOps) {
+        try {
+            entry.dispatch(readyOps);
+        } catch (Throwable t) { // dispatch must not throw; if it does, it must not kill a loop or worker
+            LOG.error("Selector engine {}: dispatch of {} threw", name, entry, t);
+        }
+    }
+
+    private void attachNow(SelectorEntry entry) {
+        if (!attached.contains(entry)) {
+            return; // detached or drained before the loop got to it
+        }
+        SelectableChannel channel = entry.channel();
+        try {
+            SelectionKey key;
+            try {
+                key = channel.register(selector, entry.interestOps(), entry);
+            } catch (CancelledKeyException staleKey) {
+                selector.selectNow(); // a cancelled key of this channel is still registered: flush it
+                key = channel.register(selector, entry.interestOps(), entry);
+            }
+            entry.engineSlot(key);
+        } catch (IOException | RuntimeException e) {
+            synchronized (stateLock) {
+                attached.remove(entry);
+            }
+            LOG.warn("Selector engine {}: cannot register {}: {}", name, channel, e.toString());
+        }
+    }
+
+    private void updateNow(SelectorEntry entry) {
+        SelectionKey key = entry.channel().keyFor(selector);
+        if (key != null && key.attachment() == entry && attached.contains(entry)) {
+            try {
+                key.interestOps(entry.interestOps());
+            } catch (CancelledKeyException e) {
+                // the channel was closed; nothing to arm
+            }
+        }
+    }
+
+    private void detachNow(SelectorEntry entry) {
+        SelectionKey key = entry.channel().keyFor(selector);
+        if (key != null && key.attachment() == entry) {
+            key.cancel();
+        }
+    }
+
+    private void deregisterAll() {
+        for (SelectionKey key : selector.keys()) {
+            key.cancel();
+        }
+        try {
+            selector.selectNow(); // deregisters the cancelled keys: the channels are free to join another selector
+        } catch (IOException e) {
+            LOG.warn("Selector engine {}: flushing cancelled keys failed", name, e);
+        }
+        selector.selectedKeys().clear();
+        overflow.clear();
+        overflowWaiting = false;
+    }
+
+    private boolean onLoop() {
+        return Thread.currentThread() == loop;
+    }
+
+    private void joinLoop() {
+        boolean interrupted = false;
+        while (loop.isAlive()) {
+            try {
+                loop.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static void awaitUninterruptibly(CountDownLatch latch) {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                latch.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** A ready pool entry waiting for a worker. */
+    private record Ready(SelectorEntry entry, int ops) {}
+}

@@ -1,0 +1,57 @@
+package org.rouse.selector.internal;
+
+import org.osgi.service.metatype.annotations.AttributeDefinition;
+import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+
+/** The machinery of the NIO selector engine: its worker pool and its select loop. */
+@ObjectClassDefinition(
+        id = NioSelectorEngine.PID,
+        name = "Rouse NIO selector engine",
+        description = "Worker pool and select loop of the NIO selector engine. A change re-creates the engine;"
+                + " the selector front moves every channel to the new one without closing it.")
+@interface SelectorEngineConfig {
+
+    @AttributeDefinition(
+            name = "Core worker threads",
+            description = "Worker threads kept even when idle. 0 to 1024.",
+            min = "0",
+            max = "1024")
+    int pool_core_threads() default EngineSettings.DEFAULT_CORE_THREADS;
+
+    @AttributeDefinition(
+            name = "Maximum worker threads",
+            description = "The most worker threads; the pool grows to it before queueing. 1 to 1024, at least the"
+                    + " core threads.",
+            min = "1",
+            max = "1024")
+    int pool_max_threads() default EngineSettings.DEFAULT_MAX_THREADS;
+
+    @AttributeDefinition(
+            name = "Idle timeout (s)",
+            description = "How long a worker above the core size may stay idle before it ends. 1 to 86400.",
+            min = "1",
+            max = "86400")
+    long pool_idle_timeout_seconds() default EngineSettings.DEFAULT_IDLE_TIMEOUT_SECONDS;
+
+    @AttributeDefinition(
+            name = "Queue capacity",
+            description = "Upcalls that may wait for a worker once all maximum threads are busy. 1 to 1,000,000.",
+            min = "1",
+            max = "1000000")
+    int pool_queue_capacity() default EngineSettings.DEFAULT_QUEUE_CAPACITY;
+
+    @AttributeDefinition(
+            name = "Select timeout (ms)",
+            description = "A safety net only: the longest the loop blocks in select. 0 blocks until a channel is"
+                    + " ready or the loop is woken, which is all correctness needs. 0 to 600000.",
+            min = "0",
+            max = "600000")
+    long select_timeout_ms() default EngineSettings.DEFAULT_SELECT_TIMEOUT_MS;
+
+    @AttributeDefinition(
+            name = "Wake after upcall",
+            description = "Wake the loop when an update (such as the re-arm after an upcall) comes from another"
+                    + " thread. Turn off only to reproduce the omniORB bug in benchmarks: a re-armed channel then"
+                    + " waits for the select timeout.")
+    boolean wakeup_after_upcall() default true;
+}
