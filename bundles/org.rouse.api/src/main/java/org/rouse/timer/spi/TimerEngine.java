@@ -13,8 +13,9 @@ import org.osgi.annotation.versioning.ConsumerType;
  * <ul>
  *   <li>All methods are thread-safe.
  *   <li>{@link #arm(TimerEntry)} and {@link #drain()} are linearizable with respect to each other: an entry armed
- *       before the drain is returned by it (unless it expired or was disarmed first); an arm after the drain
- *       returns {@code false}. This is what makes a swap lose nothing.
+ *       before the drain is returned by it (unless it expired or was disarmed first); an arm that overlaps a drain
+ *       returns {@code false}. Once {@code drain()} has returned the engine is empty and usable again (the front may
+ *       fall back to it when a better-ranked engine leaves). This is what makes a swap lose nothing.
  *   <li>{@link TimerEntry#expire()} is called at most once per arming, from the engine's own thread, at or after
  *       the entry's deadline, never before. Entries with earlier deadlines expire first.
  *   <li>An engine must not sleep-poll: its dispatcher waits for the next deadline or for a signal.
@@ -32,8 +33,8 @@ public interface TimerEngine {
     /**
      * Arms {@code entry} to expire at {@link TimerEntry#deadlineNanos()}.
      *
-     * @return {@code false} if this engine no longer accepts entries (drained or shut down); the caller then arms
-     *     the entry elsewhere
+     * @return {@code false} if this engine does not accept entries now (a drain is running, or it has shut down);
+     *     the caller then arms the entry in whichever engine is active
      */
     boolean arm(TimerEntry entry);
 
@@ -52,8 +53,9 @@ public interface TimerEngine {
     void execute(Runnable task);
 
     /**
-     * Stops accepting entries and returns every entry still armed; none of them will expire here. Tasks already
-     * given to {@link #execute(Runnable)} still run.
+     * Takes every armed entry out of this engine and returns it; none of them will expire here. Arms overlapping the
+     * drain are refused; afterwards the engine accepts entries again. Tasks already given to
+     * {@link #execute(Runnable)} still run.
      */
     List<TimerEntry> drain();
 

@@ -26,8 +26,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Implementation notes. {@link #armed} maps each armed entry to its scheduled future; removing an entry from it is
  * the single point that decides between expiry, disarm and drain, so each arming leaves at most one way. {@link #arm}
- * and {@link #drain} hold {@link #lifecycle} while they check and set {@link #drained}, which makes them
- * linearizable as the SPI requires. The scheduler is built with remove-on-cancel, so a cancelled timer leaves the
+ * and {@link #drain} both run under {@link #lifecycle}, which makes them linearizable as the SPI requires; a drained
+ * engine accepts entries again, a shut-down one never. The scheduler is built with remove-on-cancel, so a cancelled timer leaves the
  * heap at once instead of at its deadline. Costs: O(log n) per arm and disarm (the heap); a later engine replaces this
  * with a hierarchical timing wheel.
  */
@@ -44,7 +44,7 @@ public final class ScheduledTimerEngine implements TimerEngine {
 
     private static final Logger LOG = LoggerFactory.getLogger(ScheduledTimerEngine.class);
 
-    /** Guards {@link #drained} against arm. */
+    /** Serializes arm, drain and shutdown. */
     private final Object lifecycle = new Object();
     /** Armed entries and their futures ({@link #SCHEDULING} until known); removal decides who owns an arming. */
     private final Map<TimerEntry, Object> armed = new ConcurrentHashMap<>();
@@ -53,8 +53,8 @@ public final class ScheduledTimerEngine implements TimerEngine {
 
     private ScheduledThreadPoolExecutor dispatcher;
     private ExecutorService workers;
-    /** Set under {@link #lifecycle} by drain. */
-    private boolean drained;
+    /** Set under {@link #lifecycle} by shutdown; final. */
+    private boolean shutDown;
 
     /** For DS. */
     public ScheduledTimerEngine() {}
@@ -92,6 +92,9 @@ public final class ScheduledTimerEngine implements TimerEngine {
 
     /** Drains (if the front has not), stops the dispatcher, lets queued handlers finish and stops the workers. */
     public void shutdown() {
+        synchronized (lifecycle) {
+            shutDown = true;
+        }
         drain();
         dispatcher.shutdownNow();
         workers.shutdown();
@@ -114,7 +117,7 @@ public final class ScheduledTimerEngine implements TimerEngine {
     @Override
     public boolean arm(TimerEntry entry) {
         synchronized (lifecycle) {
-            if (drained) {
+            if (shutDown) {
                 return false;
             }
             // Registered before scheduling so that an immediate expiry finds it.
@@ -150,17 +153,16 @@ public final class ScheduledTimerEngine implements TimerEngine {
     @Override
     public List<TimerEntry> drain() {
         synchronized (lifecycle) {
-            drained = true;
-        }
-        List<TimerEntry> pending = new ArrayList<>();
-        for (TimerEntry entry : List.copyOf(armed.keySet())) {
-            Object future = armed.remove(entry);
-            if (future != null) {
-                cancel(future);
-                pending.add(entry);
+            List<TimerEntry> pending = new ArrayList<>();
+            for (TimerEntry entry : List.copyOf(armed.keySet())) {
+                Object future = armed.remove(entry);
+                if (future != null) {
+                    cancel(future);
+                    pending.add(entry);
+                }
             }
+            return pending;
         }
-        return pending;
     }
 
     @Override

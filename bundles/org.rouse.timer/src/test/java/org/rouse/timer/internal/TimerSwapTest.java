@@ -46,14 +46,15 @@ class TimerSwapTest {
                     .scheduleAtFixedRate(Duration.ZERO, Duration.ofMillis(10), e -> periodicRuns.incrementAndGet());
         }
 
-        // Swap every few milliseconds, including through "no engine at all", while timers fall due.
+        // Swap back and forth between two engines (a drained engine is used again, as when the front falls back to a
+        // lower-ranked one), every fifth time through "no engine at all", while timers fall due.
+        engines.add(ScheduledTimerEngine.started(2));
         for (int swap = 0; swap < 20; swap++) { // paced over about the 1 s in which the one-shots fall due
-            ScheduledTimerEngine next = ScheduledTimerEngine.started(2);
-            engines.add(next);
-            core.useEngine(swap % 5 == 4 ? null : next);
+            ScheduledTimerEngine next = engines.get((swap + 1) % 2);
             if (swap % 5 == 4) {
-                core.useEngine(next);
+                core.useEngine(null);
             }
+            core.useEngine(next);
             allFired.await(50, TimeUnit.MILLISECONDS);
         }
         assertTrue(allFired.await(20, TimeUnit.SECONDS), "not fired: " + allFired.getCount());

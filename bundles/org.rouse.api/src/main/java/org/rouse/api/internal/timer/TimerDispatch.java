@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
  * drains the previous engine and arms what the drain returned in {@code next}. Because an engine's {@code arm} and
  * {@code drain} are linearizable, an {@link #arm} racing with a swap either reached the old engine before the drain
  * (and is moved by it) or is refused by it; a refused caller then takes {@link #swapLock}, which makes it wait for the
- * swap to finish, and retries on the new engine. An entry cancelled while it is between engines is filtered out
+ * swap to finish, and retries on the new engine. Because a drained engine accepts entries again (so that the front
+ * can fall back to it), an arm that reached the old engine after its drain finds {@code active} changed and takes the
+ * entry back with {@code disarm}; if that fails the drain had it and moves it. An entry cancelled while it is between engines is filtered out
  * ({@link Arming#isLive()}), checked again after arming so that a cancel racing with the move leaves nothing armed.
  * While no engine exists, armings and tasks are parked here and handed to the next engine that appears.
  * Exactly-once firing does not depend on any of this: it is decided by the CAS on the handle's armed reference.
@@ -64,17 +66,23 @@ final class TimerDispatch {
         for (; ; ) {
             TimerEngine engine = active;
             if (engine != null && engine.arm(entry)) {
-                return;
+                if (active == engine || !engine.disarm(entry)) {
+                    return; // still active, or a swap's drain already took the entry and moves it
+                }
+                continue; // armed in an engine that was swapped out meanwhile: took it back, arm it again
             }
             synchronized (swapLock) { // waits for a swap in progress
                 if (active == null) {
                     parkedEntries.add(entry);
                     return;
                 }
-                if (active == engine) {
-                    // Refused without being swapped out: a broken engine. Keep the timer until the next swap.
+                if (active == engine && !engine.arm(entry)) {
+                    // Refused outside any swap: the engine has shut down. Keep the timer for the next engine.
                     LOG.error("Timer engine {} refused a timer while active; parking it", engine.name());
                     parkedEntries.add(entry);
+                    return;
+                }
+                if (active == engine) {
                     return;
                 }
             }
