@@ -62,6 +62,10 @@ public final class SwappableLockImpl implements SwappableLock {
      * the next holder read that `current` (or acquired that primitive). So fields written only by holders (owner,
      * holds, counters, condition queues) need no further ordering: they are guarded by the facade lock itself.
      *
+     * A primitive is never acquired twice by one thread (the SPI contract; a ReentrantLock-based primitive would
+     * let it succeed): so a swapTo() called by the facade's own holder only records the request, and its final
+     * unlock performs it.
+     *
      * Liveness of a swap. A swap request must not be stranded when the swapper's tryLock fails. The holder releases
      * the primitive (a volatile store in every primitive of Rouse) and then re-reads `pending`; the swapper writes
      * `pending` and then reads the primitive's state in tryLock. By the sequential consistency of volatile accesses
@@ -298,7 +302,9 @@ public final class SwappableLockImpl implements SwappableLock {
         Arguments.notNull(next, "next");
         targetStrategy = Arguments.notNull(strategy, "strategy");
         PENDING.setVolatile(this, next);
-        helpPendingSwap();
+        if (owner != Thread.currentThread()) {
+            helpPendingSwap(); // a holder must not touch its primitive again: its own final unlock swaps
+        }
     }
 
     /** The name strategy patterns are matched against. */
