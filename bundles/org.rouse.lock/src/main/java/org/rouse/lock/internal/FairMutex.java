@@ -37,12 +37,17 @@ final class FairMutex implements LockPrimitive {
 
     @Override
     public boolean tryLock() {
+        // the timed form checks the interrupt status on entry; a non-waiting tryLock must not care, so hide it
+        boolean interrupted = Thread.interrupted();
         try {
             return lock.tryLock(0L, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            // tryLock never waits and must not throw: keep the interrupt for the caller and report "not acquired"
-            Thread.currentThread().interrupt();
+        } catch (InterruptedException impossible) {
+            interrupted = true; // the status was cleared and a zero wait never parks
             return false;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 

@@ -193,6 +193,23 @@ class StrategyContractTest {
 
     @ParameterizedTest
     @MethodSource("strategies")
+    void anInterruptedThreadStillLocksAndKeepsItsInterruptStatus(String strategy) {
+        SwappableLock lock = newLock(strategy);
+        Thread.currentThread().interrupt();
+        try {
+            assertTrue(lock.tryLock(), "tryLock of a free lock must succeed whatever the interrupt status");
+            lock.unlock();
+            lock.lock();
+            lock.unlock();
+            assertTrue(Thread.currentThread().isInterrupted(), "the interrupt status was swallowed");
+        } finally {
+            Thread.interrupted();
+        }
+        assertEquals(2, lock.statistics().acquisitions());
+    }
+
+    @ParameterizedTest
+    @MethodSource("strategies")
     void unlockByNonOwnerThrows(String strategy) throws Exception {
         SwappableLock lock = newLock(strategy);
         assertThrows(IllegalMonitorStateException.class, lock::unlock);

@@ -1,5 +1,6 @@
 package org.rouse.api.internal.lock;
 
+import org.osgi.annotation.bundle.Capability;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceFactory;
@@ -27,6 +28,8 @@ import org.rouse.lock.spi.LockEngine;
         service = {},
         configurationPid = LockFrontCore.PID)
 @Designate(ocd = LockFrontConfig.class)
+// registered by hand (a ServiceFactory), so bnd cannot see it: advertise it for resolvers
+@Capability(namespace = "osgi.service", attribute = "objectClass:List<String>=\"org.rouse.lock.LockService\"")
 public final class LockFront {
 
     private final LockFrontCore core = new LockFrontCore();
