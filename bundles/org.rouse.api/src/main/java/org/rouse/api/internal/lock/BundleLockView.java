@@ -1,0 +1,166 @@
+package org.rouse.api.internal.lock;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.rouse.api.internal.Arguments;
+import org.rouse.lock.LockService;
+import org.rouse.lock.LockStatistics;
+import org.rouse.lock.LockStripes;
+import org.rouse.lock.SwappableLock;
+
+/**
+ * One consuming bundle's {@link LockService}: its own namespace of named locks and stripe sets, plus access to the
+ * shared namespace. {@link #release()} (called from {@code ungetService}) forgets everything the view made.
+ *
+ * <pre>{@code
+ * BundleLockView view = core.newView("my.bundle");
+ * SwappableLock lock = view.lock("sessions");
+ * view.release(); // the bundle stopped
+ * }</pre>
+ */
+public final class BundleLockView implements LockService {
+
+    /** Refuses stripe sets that would only exhaust memory. */
+    static final int MAX_STRIPES = 1 << 16;
+
+    private final LockFrontCore core;
+    private final String owner;
+    /** Named locks of this bundle; concurrent map, cleared on release. */
+    private final ConcurrentHashMap<String, SwappableLockImpl> locks = new ConcurrentHashMap<>();
+    /** Stripe sets of this bundle; concurrent map, cleared on release. */
+    private final ConcurrentHashMap<String, LockStripesImpl> stripes = new ConcurrentHashMap<>();
+    /** Anonymous locks still referenced by the consumer (weak); guarded by itself. */
+    private final Map<SwappableLockImpl, Boolean> anonymous = new WeakHashMap<>();
+    /** Set once by release(); volatile. */
+    private volatile boolean released;
+
+    BundleLockView(LockFrontCore core, String owner) {
+        this.core = core;
+        this.owner = owner;
+    }
+
+    @Override
+    public SwappableLock newLock() {
+        checkLive();
+        String name = core.anonymousName();
+        SwappableLockImpl lock = core.newFacade(name, name);
+        synchronized (anonymous) {
+            anonymous.put(lock, Boolean.TRUE);
+        }
+        checkLive();
+        return lock;
+    }
+
+    @Override
+    public SwappableLock lock(String name) {
+        Arguments.name(name, "name");
+        checkLive();
+        SwappableLockImpl lock = locks.computeIfAbsent(name, n -> core.newFacade(n, n));
+        if (released) {
+            locks.clear();
+            checkLive();
+        }
+        return lock;
+    }
+
+    @Override
+    public SwappableLock sharedLock(String name) {
+        Arguments.name(name, "name");
+        checkLive();
+        return core.sharedLock(name);
+    }
+
+    @Override
+    public LockStripes stripes(String name, int count) {
+        Arguments.name(name, "name");
+        if (count <= 0 || count > MAX_STRIPES) {
+            throw new IllegalArgumentException("count must be in [1, " + MAX_STRIPES + "]: " + count);
+        }
+        checkLive();
+        LockStripesImpl set = stripes.computeIfAbsent(name, n -> LockStripesImpl.create(core, n, count));
+        if (set.size() != count) {
+            throw new IllegalArgumentException("count " + count + " differs from the " + set.size()
+                    + " stripes of the existing set '" + name + "'");
+        }
+        if (released) {
+            stripes.clear();
+            checkLive();
+        }
+        return set;
+    }
+
+    @Override
+    public Set<String> strategies() {
+        return core.strategies();
+    }
+
+    /** Sums the counters of this view's named locks, stripes and live anonymous locks (not shared locks). */
+    @Override
+    public LockStatistics statistics() {
+        LockCounts sum = LockCounts.ZERO;
+        for (SwappableLockImpl lock : locks.values()) {
+            sum = sum.plus(lock.statistics());
+        }
+        for (LockStripesImpl set : stripes.values()) {
+            for (int i = 0; i < set.size(); i++) {
+                sum = sum.plus(set.at(i).statistics());
+            }
+        }
+        for (SwappableLockImpl lock : anonymousLocks()) {
+            sum = sum.plus(lock.statistics());
+        }
+        return sum;
+    }
+
+    /**
+     * Forgets every lock and stripe set of this view, so nothing of the consumer stays reachable from the front;
+     * later calls throw {@link IllegalStateException}. Locks the consumer still holds keep working.
+     */
+    public void release() {
+        released = true;
+        List<SwappableLockImpl> forgotten = new ArrayList<>(locks.values());
+        for (LockStripesImpl set : stripes.values()) {
+            for (int i = 0; i < set.size(); i++) {
+                forgotten.add((SwappableLockImpl) set.at(i));
+            }
+        }
+        forgotten.addAll(anonymousLocks());
+        locks.clear();
+        stripes.clear();
+        synchronized (anonymous) {
+            anonymous.clear();
+        }
+        core.forget(forgotten);
+    }
+
+    /** The bundle this view belongs to. */
+    public String owner() {
+        return owner;
+    }
+
+    /** How many names this view remembers (named locks plus stripe sets); for tests. */
+    int rememberedNames() {
+        return locks.size() + stripes.size();
+    }
+
+    private List<SwappableLockImpl> anonymousLocks() {
+        synchronized (anonymous) {
+            return new ArrayList<>(anonymous.keySet());
+        }
+    }
+
+    private void checkLive() {
+        if (released) {
+            throw new IllegalStateException("The lock service view of " + owner + " has been released");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "LockService[" + owner + ", engine " + core.engineName() + "]";
+    }
+}

@@ -1,0 +1,101 @@
+package org.rouse.api.internal.lock;
+
+import org.osgi.annotation.bundle.Capability;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+import org.osgi.framework.ServiceFactory;
+import org.osgi.framework.ServiceReference;
+import org.osgi.framework.ServiceRegistration;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.component.annotations.ReferenceCardinality;
+import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.metatype.annotations.Designate;
+import org.rouse.api.internal.RankedEngines;
+import org.rouse.lock.LockService;
+import org.rouse.lock.spi.LockEngine;
+
+/**
+ * The lock front: registers {@link LockService} as a service factory (one {@link BundleLockView} per consuming
+ * bundle) and follows the best-ranked {@link LockEngine}. The work is done by {@link LockFrontCore}; this class only
+ * wires it into DS.
+ */
+@Component(
+        immediate = true,
+        service = {},
+        configurationPid = LockFrontCore.PID)
+@Designate(ocd = LockFrontConfig.class)
+// registered by hand (a ServiceFactory), so bnd cannot see it: advertise it for resolvers
+@Capability(namespace = "osgi.service", attribute = "objectClass:List<String>=\"org.rouse.lock.LockService\"")
+public final class LockFront {
+
+    private final LockFrontCore core = new LockFrontCore();
+    /** Known engines; guarded by itself (binds may arrive on any thread, even before activate). */
+    private final RankedEngines<LockEngine> engines = new RankedEngines<>();
+    /** The LockService registration; written in activate/deactivate (DS serializes them). */
+    private ServiceRegistration<LockService> registration;
+
+    @Reference(
+            service = LockEngine.class,
+            cardinality = ReferenceCardinality.MULTIPLE,
+            policy = ReferencePolicy.DYNAMIC,
+            unbind = "unbindEngine")
+    void bindEngine(ServiceReference<LockEngine> reference, LockEngine engine) {
+        synchronized (engines) {
+            core.useEngine(engines.add(reference, engine));
+        }
+    }
+
+    void unbindEngine(ServiceReference<LockEngine> reference, LockEngine engine) {
+        synchronized (engines) {
+            core.useEngine(engines.remove(reference));
+        }
+    }
+
+    @Activate
+    void activate(BundleContext context, LockFrontConfig config) {
+        configure(config);
+        registration = context.registerService(LockService.class, new ViewFactory(core), null);
+    }
+
+    @Modified
+    void modified(LockFrontConfig config) {
+        configure(config);
+    }
+
+    @Deactivate
+    void deactivate() {
+        ServiceRegistration<LockService> r = registration;
+        registration = null;
+        if (r != null) {
+            r.unregister(); // the framework calls ungetService, releasing every view
+        }
+    }
+
+    /** Validates and applies; a rejected configuration is logged and the last good one (defaults at first) stays. */
+    private void configure(LockFrontConfig config) {
+        core.configure(config.strategy(), config.strategy_patterns());
+    }
+
+    /** One view per consuming bundle; released when the bundle ungets the service. */
+    private static final class ViewFactory implements ServiceFactory<LockService> {
+        private final LockFrontCore core;
+
+        ViewFactory(LockFrontCore core) {
+            this.core = core;
+        }
+
+        @Override
+        public LockService getService(Bundle bundle, ServiceRegistration<LockService> registration) {
+            return core.newView(String.valueOf(bundle.getSymbolicName()) + "[" + bundle.getBundleId() + "]");
+        }
+
+        @Override
+        public void ungetService(Bundle bundle, ServiceRegistration<LockService> registration, LockService service) {
+            ((BundleLockView) service).release();
+        }
+    }
+}

@@ -1,0 +1,197 @@
+package org.rouse.api.internal.lock;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.rouse.api.internal.Arguments;
+import org.rouse.config.ConfigCheck;
+import org.rouse.lock.SwappableLock;
+import org.rouse.lock.spi.LockEngine;
+import org.rouse.lock.spi.LockPrimitive;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The lock front without OSGi: knows the active engine and the strategy policy, makes facades, swaps every live
+ * facade when either changes, and owns the namespace of shared locks. {@link LockFront} wires it into DS; tests
+ * construct it directly.
+ *
+ * <pre>{@code
+ * LockFrontCore core = new LockFrontCore();
+ * core.useEngine(engine);                                  // or null: facades use the fallback mutex
+ * core.configure("jdk", new String[] {"keyspace*=fair"});  // false (and logged) if rejected
+ * LockService view = core.newView("my.bundle");
+ * }</pre>
+ */
+public final class LockFrontCore {
+
+    /*
+     * Implementation notes: one monitor (this) orders engine changes, configuration changes and facade creation, so
+     * every facade is made with, and swapped to, the engine and policy in force. Swapping a facade never blocks (see
+     * SwappableLockImpl), so it is safe under the monitor. Live facades are tracked weakly: a consumer that drops an
+     * anonymous lock lets it be collected. Lock order: view/shared maps, then this monitor; the monitor never calls
+     * into a view.
+     */
+
+    /** The PID of the front's configuration. */
+    public static final String PID = "org.rouse.lock";
+
+    private static final Logger LOG = LoggerFactory.getLogger(LockFrontCore.class);
+    private static final String ENGINE_DEFAULT = "jdk";
+
+    /** The active engine or null; volatile for lock-free reads, written under this. */
+    private volatile LockEngine engine;
+    /** The last good policy; written under this. */
+    private StrategyPolicy policy = StrategyPolicy.DEFAULT;
+    /** Every live facade; guarded by this. */
+    private final Set<SwappableLockImpl> facades = Collections.newSetFromMap(new WeakHashMap<>());
+    /** Locks of the shared namespace; concurrent map, entries never removed while the front lives. */
+    private final ConcurrentHashMap<String, SwappableLockImpl> shared = new ConcurrentHashMap<>();
+    /** Numbers anonymous locks; incremented atomically. */
+    private final AtomicLong anonymous = new AtomicLong();
+
+    /** A front with the default policy and no engine. */
+    public LockFrontCore() {}
+
+    /**
+     * Validates and applies a configuration, all or nothing; a rejected one is logged at ERROR and the last good one
+     * stays. A valid change swaps every live facade whose strategy changed.
+     *
+     * @return whether the configuration was applied
+     */
+    public synchronized boolean configure(String strategy, String[] patterns) {
+        ConfigCheck check = new ConfigCheck(PID);
+        LockEngine active = engine;
+        StrategyPolicy parsed =
+                StrategyPolicy.parse(strategy, patterns, active == null ? null : active.strategies(), check);
+        if (parsed == null) {
+            LOG.error(check.rejection());
+            return false;
+        }
+        policy = parsed;
+        LOG.info("Lock policy: {}", parsed);
+        if (active != null) {
+            for (SwappableLockImpl facade : liveFacades()) {
+                String wanted = effectiveStrategy(active, facade.policyKey());
+                if (!wanted.equals(facade.targetStrategy())) {
+                    facade.swapTo(newPrimitive(active, wanted), wanted);
+                }
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Makes {@code next} the active engine (null: none) and swaps every live facade to a primitive of it, keeping
+     * each lock's configured strategy when the engine offers it.
+     */
+    public synchronized void useEngine(LockEngine next) {
+        if (next == engine) {
+            return;
+        }
+        engine = next;
+        if (next == null) {
+            LOG.info("No lock engine: locks use the built-in fallback mutex");
+        } else {
+            Set<String> missing = new HashSet<>(policy.strategies());
+            missing.removeAll(next.strategies());
+            if (!missing.isEmpty()) {
+                LOG.warn(
+                        "Lock engine {} lacks the configured strategies {}; those locks use '{}'",
+                        next.name(),
+                        missing,
+                        engineDefault(next));
+            }
+            LOG.info("Lock engine {} active, strategies {}", next.name(), next.strategies());
+        }
+        for (SwappableLockImpl facade : liveFacades()) {
+            String wanted = next == null ? FallbackMutex.STRATEGY : effectiveStrategy(next, facade.policyKey());
+            facade.swapTo(newPrimitive(next, wanted), wanted);
+        }
+    }
+
+    /** A new view for one consuming bundle. */
+    public BundleLockView newView(String owner) {
+        return new BundleLockView(this, Arguments.name(owner, "owner"));
+    }
+
+    /** The strategies of the active engine; empty when none is bound. */
+    public Set<String> strategies() {
+        LockEngine active = engine;
+        return active == null ? Set.of() : Set.copyOf(active.strategies());
+    }
+
+    /** The name of the active engine, {@code "none"} when none is bound. */
+    public String engineName() {
+        LockEngine active = engine;
+        return active == null ? "none" : active.name();
+    }
+
+    /** The lock of the shared namespace with this name. */
+    SwappableLock sharedLock(String name) {
+        return shared.computeIfAbsent(name, n -> newFacade("shared:" + n, n));
+    }
+
+    /** A generated name for an anonymous lock. */
+    String anonymousName() {
+        return "lock-" + anonymous.incrementAndGet();
+    }
+
+    /** Makes and tracks a facade with the primitive the current engine and policy give {@code policyKey}. */
+    synchronized SwappableLockImpl newFacade(String name, String policyKey) {
+        LockEngine active = engine;
+        String wanted = active == null ? FallbackMutex.STRATEGY : effectiveStrategy(active, policyKey);
+        SwappableLockImpl facade = new SwappableLockImpl(name, policyKey, newPrimitive(active, wanted));
+        facades.add(facade);
+        return facade;
+    }
+
+    /** Stops tracking facades whose view was released. */
+    synchronized void forget(Iterable<SwappableLockImpl> released) {
+        for (SwappableLockImpl facade : released) {
+            facades.remove(facade);
+        }
+    }
+
+    /** How many facades are tracked (for tests: a released view must not leave its locks behind). */
+    synchronized int trackedFacades() {
+        return facades.size();
+    }
+
+    private List<SwappableLockImpl> liveFacades() {
+        return new ArrayList<>(facades);
+    }
+
+    private String effectiveStrategy(LockEngine active, String policyKey) {
+        String configured = policy.strategyFor(policyKey);
+        return active.strategies().contains(configured) ? configured : engineDefault(active);
+    }
+
+    private static String engineDefault(LockEngine active) {
+        Set<String> offered = active.strategies();
+        return offered.contains(ENGINE_DEFAULT)
+                ? ENGINE_DEFAULT
+                : offered.iterator().next();
+    }
+
+    private static LockPrimitive newPrimitive(LockEngine active, String strategy) {
+        if (active == null) {
+            return new FallbackMutex();
+        }
+        try {
+            return Arguments.notNull(active.newPrimitive(strategy), "primitive");
+        } catch (RuntimeException e) {
+            LOG.error(
+                    "Lock engine {} failed to make a '{}' primitive; using the fallback mutex",
+                    active.name(),
+                    strategy,
+                    e);
+            return new FallbackMutex();
+        }
+    }
+}

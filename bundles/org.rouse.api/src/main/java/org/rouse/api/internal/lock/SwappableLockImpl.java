@@ -1,0 +1,569 @@
+package org.rouse.api.internal.lock;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.ArrayDeque;
+import java.util.Date;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
+import org.rouse.api.internal.Arguments;
+import org.rouse.lock.LockStatistics;
+import org.rouse.lock.SwappableLock;
+import org.rouse.lock.spi.LockPrimitive;
+
+/**
+ * The facade consumers hold: a reentrant lock with conditions and counters over a swappable, non-reentrant
+ * {@link LockPrimitive}.
+ *
+ * <pre>{@code
+ * SwappableLockImpl lock = new SwappableLockImpl("cache", "cache", new FallbackMutex());
+ * lock.lock();
+ * try {
+ *     // ...
+ * } finally {
+ *     lock.unlock();
+ * }
+ * lock.swapTo(engine.newPrimitive("fair"), "fair"); // never blocks; takes effect at once or at the final unlock
+ * }</pre>
+ */
+public final class SwappableLockImpl implements SwappableLock {
+
+    /*
+     * Implementation notes.
+     *
+     * Terms. A thread "holds the facade" from the moment it owns the primitive `current` *and* has re-read `current`
+     * and found that same primitive, until it starts its final unlock. Primitives are never reused: the front makes a
+     * new one for every swap, so `p == current` cannot be fooled by ABA.
+     *
+     * Acquire (docs/design.md): p = current; acquire p; if (p == current) we hold the facade; else release p and
+     * retry. The first attempt is p.tryLock() (no clock read); only when it fails is the acquisition contended and
+     * timed with System.nanoTime().
+     *
+     * Swap (never blocks the swapper): swapTo(next) stores pending = next (volatile; the latest request wins) and
+     * calls helpPendingSwap(): if current.tryLock() succeeds and it is still current, the swapper holds the only
+     * admission ticket, so it sets current = pending and releases the old primitive. If tryLock fails, the thread
+     * that owns the primitive finishes the swap: a facade holder does it in its final unlock, before releasing the
+     * old primitive (release()).
+     *
+     * Invariant 1 (only an owner of `current` writes `current`): both writers (release() and helpPendingSwap())
+     * write it while owning the primitive that is `current` at that moment.
+     *
+     * Mutual exclusion. Let T hold the facade through p. From T's check `p == current` until T's final unlock,
+     * `current` stays p, because by invariant 1 only an owner of p can change it and T owns p. Any other thread U
+     * holding the facade through q != p checked `q == current` at some instant, which therefore lies outside T's
+     * interval; by the same argument `current` stays q from U's check until U's final unlock, and so U's whole hold
+     * lies outside T's interval. Holders of the old and the new primitive thus never overlap. The unlocking thread
+     * does keep owning the *old* primitive for a moment after publishing `current = next`; it has already left its
+     * critical section (owner cleared), and meanwhile the old primitive only turns away stale acquirers.
+     *
+     * Visibility. The holder's writes happen-before its volatile write of `current` (or its release of the primitive);
+     * the next holder read that `current` (or acquired that primitive). So fields written only by holders (owner,
+     * holds, counters, condition queues) need no further ordering: they are guarded by the facade lock itself.
+     *
+     * A primitive is never acquired twice by one thread (the SPI contract; a ReentrantLock-based primitive would
+     * let it succeed): so a swapTo() called by the facade's own holder only records the request, and its final
+     * unlock performs it.
+     *
+     * Liveness of a swap. A swap request must not be stranded when the swapper's tryLock fails. The holder releases
+     * the primitive (a volatile store in every primitive of Rouse) and then re-reads `pending`; the swapper writes
+     * `pending` and then reads the primitive's state in tryLock. By the sequential consistency of volatile accesses
+     * one of them sees the other: either the swapper's tryLock succeeds, or the releasing thread sees `pending` and
+     * helps. The same re-check runs after a timed or interrupted acquisition gives up, for primitives (like a fair
+     * ReentrantLock) whose tryLock fails while a queued waiter is about to leave. Waiters queued on an old primitive
+     * drain: every owner of an old primitive releases it promptly, waking the next, who retries on `current`.
+     *
+     * Conditions. Each Condition keeps its own FIFO queue of Waiter nodes inside the facade, so no signal is lost
+     * across a swap. The queue is touched only by facade holders. A node moves WAITING -> SIGNALLED (signal) or
+     * WAITING -> CANCELLED (timeout or interrupt) by CAS, so a signal either wakes a waiter that will return normally
+     * or skips a cancelled one and goes on to the next: never both, never neither. await releases the full hold
+     * count through the normal release (which also completes pending swaps), parks until its node leaves WAITING,
+     * then reacquires like lock() and restores the hold count.
+     */
+
+    private static final VarHandle PENDING;
+
+    static {
+        try {
+            PENDING = MethodHandles.lookup().findVarHandle(SwappableLockImpl.class, "pending", LockPrimitive.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final String name;
+    private final String policyKey;
+
+    /** The primitive that admits holders; volatile, written only by a thread owning the current primitive. */
+    private volatile LockPrimitive current;
+    /** The primitive to swap to, or null; volatile, set by swapTo (any thread), taken by getAndSet by the swapper. */
+    @SuppressWarnings("unused") // accessed through PENDING
+    private volatile LockPrimitive pending;
+    /** The strategy the front last asked for; volatile, written by the front under its own lock. */
+    private volatile String targetStrategy;
+
+    /**
+     * The facade holder, or null. Written only by the holder (set after acquiring, cleared before releasing); read
+     * by any thread only to compare with itself, which a plain read answers correctly for the reading thread, as in
+     * {@code AbstractOwnableSynchronizer}.
+     */
+    private Thread owner;
+    /** Reentrant hold count; read and written only by the holder. */
+    private int holds;
+    /** Outermost acquisitions; plain, written by the holder (monitoring reads are racy snapshots). */
+    private long acquisitions;
+    /** Acquisitions whose first tryLock failed; plain, written by the holder. */
+    private long contendedAcquisitions;
+    /** Longest contended wait in ns; plain, written by the holder. */
+    private long longestWaitNanos;
+    /** Swaps performed; plain, written by the thread performing the swap while it owns the old primitive. */
+    private long swaps;
+
+    /**
+     * Creates an unlocked facade.
+     *
+     * @param name the lock's name
+     * @param policyKey the name the strategy patterns are matched against (the stripe set's name for a stripe)
+     * @param initial the first primitive; never shared with another facade
+     */
+    public SwappableLockImpl(String name, String policyKey, LockPrimitive initial) {
+        this.name = Arguments.name(name, "name");
+        this.policyKey = Arguments.name(policyKey, "policyKey");
+        this.current = Arguments.notNull(initial, "initial");
+        this.targetStrategy = initial.strategy();
+    }
+
+    // ----------------------------------------------------------------------------------------------- Lock
+
+    @Override
+    public void lock() {
+        Thread me = Thread.currentThread();
+        if (owner == me) {
+            reenter();
+            return;
+        }
+        acquireUninterruptibly(me);
+    }
+
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        Thread me = Thread.currentThread();
+        if (owner == me) {
+            reenter();
+            return;
+        }
+        if (tryAcquireFast()) {
+            acquired(me, false, 0L);
+            return;
+        }
+        long start = System.nanoTime();
+        for (; ; ) {
+            LockPrimitive p = current;
+            try {
+                p.lockInterruptibly();
+            } catch (InterruptedException e) {
+                helpPendingSwap();
+                throw e;
+            }
+            if (p == current) {
+                acquired(me, true, System.nanoTime() - start);
+                return;
+            }
+            p.unlock();
+        }
+    }
+
+    @Override
+    public boolean tryLock() {
+        Thread me = Thread.currentThread();
+        if (owner == me) {
+            reenter();
+            return true;
+        }
+        if (tryAcquireFast()) {
+            acquired(me, false, 0L);
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+        Arguments.notNull(unit, "unit");
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        Thread me = Thread.currentThread();
+        if (owner == me) {
+            reenter();
+            return true;
+        }
+        if (tryAcquireFast()) {
+            acquired(me, false, 0L);
+            return true;
+        }
+        long nanos = unit.toNanos(time);
+        if (nanos <= 0L) {
+            return false;
+        }
+        long start = System.nanoTime();
+        for (; ; ) {
+            long remaining = nanos - (System.nanoTime() - start);
+            if (remaining <= 0L) {
+                helpPendingSwap();
+                return false;
+            }
+            LockPrimitive p = current;
+            boolean got;
+            try {
+                got = p.tryLockNanos(remaining);
+            } catch (InterruptedException e) {
+                helpPendingSwap();
+                throw e;
+            }
+            if (got) {
+                if (p == current) {
+                    acquired(me, true, System.nanoTime() - start);
+                    return true;
+                }
+                p.unlock();
+            }
+        }
+    }
+
+    @Override
+    public void unlock() {
+        if (owner != Thread.currentThread()) {
+            throw new IllegalMonitorStateException("Lock '" + name + "' is not held by the current thread");
+        }
+        if (--holds == 0) {
+            owner = null;
+            release();
+        }
+    }
+
+    @Override
+    public Condition newCondition() {
+        return new FacadeCondition();
+    }
+
+    // ------------------------------------------------------------------------------------- SwappableLock
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** The strategy of the primitive in force now (a pending swap shows once it is done). */
+    @Override
+    public String strategy() {
+        return current.strategy();
+    }
+
+    @Override
+    public boolean isHeldByCurrentThread() {
+        return owner == Thread.currentThread();
+    }
+
+    @Override
+    public int holdCount() {
+        return owner == Thread.currentThread() ? holds : 0;
+    }
+
+    @Override
+    public boolean isLocked() {
+        return current.isLocked();
+    }
+
+    @Override
+    public LockStatistics statistics() {
+        return new LockCounts(acquisitions, contendedAcquisitions, longestWaitNanos, swaps);
+    }
+
+    @Override
+    public String toString() {
+        return "SwappableLock[" + name + ", " + strategy() + (isLocked() ? ", locked]" : ", unlocked]");
+    }
+
+    // ------------------------------------------------------------------------------------- front-facing
+
+    /**
+     * Asks to replace the primitive by {@code next}; never blocks. The swap happens now if the lock is free, else
+     * in the holder's final unlock. A later request replaces an earlier one that is still pending.
+     *
+     * @param next a new, unlocked primitive used by no other facade
+     * @param strategy the strategy the front asked for (may differ from {@code next.strategy()} for a fallback)
+     */
+    public void swapTo(LockPrimitive next, String strategy) {
+        Arguments.notNull(next, "next");
+        targetStrategy = Arguments.notNull(strategy, "strategy");
+        PENDING.setVolatile(this, next);
+        if (owner != Thread.currentThread()) {
+            helpPendingSwap(); // a holder must not touch its primitive again: its own final unlock swaps
+        }
+    }
+
+    /** The name strategy patterns are matched against. */
+    String policyKey() {
+        return policyKey;
+    }
+
+    /** The strategy the front last asked for. */
+    String targetStrategy() {
+        return targetStrategy;
+    }
+
+    /** Whether a swap was requested and not yet performed (for tests and monitoring). */
+    boolean swapPending() {
+        return PENDING.getVolatile(this) != null;
+    }
+
+    // ---------------------------------------------------------------------------------------- internals
+
+    private void reenter() {
+        if (holds == Integer.MAX_VALUE) {
+            throw new Error("Maximum lock count exceeded");
+        }
+        holds++;
+    }
+
+    /** One non-waiting attempt: true if the caller now holds the facade. */
+    private boolean tryAcquireFast() {
+        for (; ; ) {
+            LockPrimitive p = current;
+            if (!p.tryLock()) {
+                return false;
+            }
+            if (p == current) {
+                return true;
+            }
+            p.unlock(); // a stale primitive: swapped while we were getting it
+        }
+    }
+
+    private void acquireUninterruptibly(Thread me) {
+        if (tryAcquireFast()) {
+            acquired(me, false, 0L);
+            return;
+        }
+        long start = System.nanoTime();
+        for (; ; ) {
+            LockPrimitive p = current;
+            p.lock();
+            if (p == current) {
+                acquired(me, true, System.nanoTime() - start);
+                return;
+            }
+            p.unlock();
+        }
+    }
+
+    private void acquired(Thread me, boolean contended, long waitedNanos) {
+        owner = me;
+        holds = 1;
+        acquisitions++;
+        if (contended) {
+            contendedAcquisitions++;
+            if (waitedNanos > longestWaitNanos) {
+                longestWaitNanos = waitedNanos;
+            }
+        }
+    }
+
+    /** Final release by the holder (owner already cleared): performs a pending swap, then frees the primitive. */
+    private void release() {
+        LockPrimitive held = current;
+        swapWhileOwning(held);
+        held.unlock();
+        if (PENDING.getVolatile(this) != null) {
+            helpPendingSwap();
+        }
+    }
+
+    /** Caller owns {@code held}, which is {@code current}: installs the pending primitive, if any. */
+    private void swapWhileOwning(LockPrimitive held) {
+        if (PENDING.getVolatile(this) == null) {
+            return;
+        }
+        LockPrimitive next = (LockPrimitive) PENDING.getAndSet(this, (LockPrimitive) null);
+        if (next != null && next != held) {
+            swaps++;
+            current = next;
+        }
+    }
+
+    /** Performs a pending swap if the lock is free now; otherwise leaves it to the thread that owns the primitive. */
+    private void helpPendingSwap() {
+        while (PENDING.getVolatile(this) != null) {
+            LockPrimitive p = current;
+            if (!p.tryLock()) {
+                return; // its owner re-checks pending after releasing it
+            }
+            if (p == current) {
+                swapWhileOwning(p);
+            }
+            p.unlock();
+        }
+    }
+
+    private void checkHeld() {
+        if (owner != Thread.currentThread()) {
+            throw new IllegalMonitorStateException("Lock '" + name + "' is not held by the current thread");
+        }
+    }
+
+    /** Releases every hold of the calling holder; returns the hold count to restore. */
+    private int releaseFully() {
+        int saved = holds;
+        holds = 0;
+        owner = null;
+        release();
+        return saved;
+    }
+
+    /** A waiter of a condition; state moves once, by CAS, from WAITING to SIGNALLED or CANCELLED. */
+    private static final class Waiter extends AtomicInteger {
+        private static final long serialVersionUID = 1L;
+        static final int WAITING = 0;
+        static final int SIGNALLED = 1;
+        static final int CANCELLED = 2;
+
+        final transient Thread thread;
+
+        Waiter(Thread thread) {
+            super(WAITING);
+            this.thread = thread;
+        }
+
+        boolean waiting() {
+            return get() == WAITING;
+        }
+
+        boolean signal() {
+            return compareAndSet(WAITING, SIGNALLED);
+        }
+
+        boolean cancel() {
+            return compareAndSet(WAITING, CANCELLED);
+        }
+    }
+
+    /** A condition whose wait queue lives in the facade, so it survives swaps. */
+    private final class FacadeCondition implements Condition {
+
+        /** FIFO wait queue; read and written only by facade holders. */
+        private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+
+        @Override
+        public void await() throws InterruptedException {
+            awaitInternal(0L, false, true);
+        }
+
+        @Override
+        public void awaitUninterruptibly() {
+            try {
+                awaitInternal(0L, false, false);
+            } catch (InterruptedException impossible) {
+                throw new AssertionError(impossible);
+            }
+        }
+
+        @Override
+        public long awaitNanos(long nanosTimeout) throws InterruptedException {
+            return awaitInternal(nanosTimeout, true, true);
+        }
+
+        @Override
+        public boolean await(long time, TimeUnit unit) throws InterruptedException {
+            Arguments.notNull(unit, "unit");
+            return awaitInternal(unit.toNanos(time), true, true) > 0L;
+        }
+
+        @Override
+        public boolean awaitUntil(Date deadline) throws InterruptedException {
+            Arguments.notNull(deadline, "deadline");
+            long millis = deadline.getTime() - System.currentTimeMillis();
+            return awaitInternal(TimeUnit.MILLISECONDS.toNanos(millis), true, true) > 0L;
+        }
+
+        @Override
+        public void signal() {
+            checkHeld();
+            for (Waiter w; (w = waiters.pollFirst()) != null; ) {
+                if (w.signal()) {
+                    LockSupport.unpark(w.thread);
+                    return;
+                }
+            }
+        }
+
+        @Override
+        public void signalAll() {
+            checkHeld();
+            for (Waiter w; (w = waiters.pollFirst()) != null; ) {
+                if (w.signal()) {
+                    LockSupport.unpark(w.thread);
+                }
+            }
+        }
+
+        /**
+         * Waits for a signal, the timeout (if timed) or an interrupt (if interruptible). Returns the time left:
+         * positive if signalled (at least 1), {@code <= 0} after the timeout; 1 when untimed.
+         */
+        private long awaitInternal(long nanos, boolean timed, boolean interruptible) throws InterruptedException {
+            if (interruptible && Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            Thread me = Thread.currentThread();
+            checkHeld();
+            Waiter node = new Waiter(me);
+            waiters.addLast(node);
+            int saved = releaseFully();
+            long start = timed ? System.nanoTime() : 0L;
+            long remaining = nanos;
+            boolean cancelledByInterrupt = false;
+            boolean interruptedAfterSignal = false;
+            while (node.waiting()) {
+                if (timed) {
+                    remaining = nanos - (System.nanoTime() - start);
+                    if (remaining <= 0L) {
+                        node.cancel(); // fails only if just signalled: then the loop ends normally
+                        continue;
+                    }
+                    LockSupport.parkNanos(this, remaining);
+                } else {
+                    LockSupport.park(this);
+                }
+                if (Thread.interrupted()) {
+                    if (interruptible && node.cancel()) {
+                        cancelledByInterrupt = true;
+                    } else {
+                        interruptedAfterSignal = true;
+                    }
+                }
+            }
+            acquireUninterruptibly(me);
+            holds = saved;
+            if (node.get() == Waiter.CANCELLED) {
+                waiters.remove(node); // a signal may not have skipped it yet
+            }
+            if (cancelledByInterrupt) {
+                throw new InterruptedException();
+            }
+            if (interruptedAfterSignal) {
+                me.interrupt();
+            }
+            if (!timed) {
+                return 1L;
+            }
+            long left = nanos - (System.nanoTime() - start);
+            // signalled in time: report "time left" even if reacquiring ate it, as await(time, unit) must say true
+            return node.get() == Waiter.CANCELLED ? Math.min(left, 0L) : Math.max(left, 1L);
+        }
+    }
+}

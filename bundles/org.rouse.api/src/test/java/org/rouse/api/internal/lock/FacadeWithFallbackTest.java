@@ -1,0 +1,254 @@
+package org.rouse.api.internal.lock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.rouse.lock.spi.LockPrimitive;
+
+/** The facade and its swap protocol over the built-in fallback primitive (no engine). */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class FacadeWithFallbackTest {
+
+    /** A fallback mutex reporting another strategy name, so swaps are visible. */
+    private static final class Named implements LockPrimitive {
+        private final FallbackMutex mutex = new FallbackMutex();
+        private final String strategy;
+
+        Named(String strategy) {
+            this.strategy = strategy;
+        }
+
+        @Override
+        public String strategy() {
+            return strategy;
+        }
+
+        @Override
+        public void lock() {
+            mutex.lock();
+        }
+
+        @Override
+        public void lockInterruptibly() throws InterruptedException {
+            mutex.lockInterruptibly();
+        }
+
+        @Override
+        public boolean tryLock() {
+            return mutex.tryLock();
+        }
+
+        @Override
+        public boolean tryLockNanos(long nanos) throws InterruptedException {
+            return mutex.tryLockNanos(nanos);
+        }
+
+        @Override
+        public void unlock() {
+            mutex.unlock();
+        }
+
+        @Override
+        public boolean isLocked() {
+            return mutex.isLocked();
+        }
+    }
+
+    private final SwappableLockImpl lock = new SwappableLockImpl("test", "test", new Named("a"));
+
+    private static boolean tryLockElsewhere(SwappableLockImpl lock) throws Exception {
+        FutureTask<Boolean> task = new FutureTask<>(lock::tryLock);
+        Thread t = new Thread(task, "test-other");
+        t.start();
+        return task.get(20, TimeUnit.SECONDS);
+    }
+
+    @Test
+    void reentrantWithHoldCountsAndOwnerChecks() throws Exception {
+        assertEquals("fallback", new SwappableLockImpl("x", "x", new FallbackMutex()).strategy());
+        assertThrows(IllegalMonitorStateException.class, lock::unlock);
+        lock.lock();
+        lock.lock();
+        assertEquals(2, lock.holdCount());
+        assertFalse(tryLockElsewhere(lock));
+        lock.unlock();
+        assertTrue(lock.isLocked());
+        lock.unlock();
+        assertFalse(lock.isLocked());
+        assertEquals(1, lock.statistics().acquisitions());
+        assertEquals(0, lock.statistics().contendedAcquisitions());
+    }
+
+    @Test
+    void aSwapOfAFreeLockHappensAtOnce() {
+        lock.swapTo(new Named("b"), "b");
+        assertEquals("b", lock.strategy());
+        assertFalse(lock.swapPending());
+        assertEquals(1, lock.statistics().swaps());
+        assertEquals("b", lock.targetStrategy());
+    }
+
+    @Test
+    void aSwapOfAHeldLockWaitsForTheFinalUnlockAndTheLatestRequestWins() throws Exception {
+        lock.lock();
+        lock.lock();
+        lock.swapTo(new Named("b"), "b");
+        Thread other = new Thread(() -> lock.swapTo(new Named("c"), "c"), "test-swapper");
+        other.start();
+        other.join(20_000);
+        assertFalse(other.isAlive(), "swapTo must never block");
+        assertEquals("a", lock.strategy());
+        assertTrue(lock.swapPending());
+        lock.unlock();
+        assertEquals("a", lock.strategy());
+        lock.unlock();
+        assertEquals("c", lock.strategy());
+        assertFalse(lock.swapPending());
+        assertEquals(1, lock.statistics().swaps());
+    }
+
+    @Test
+    void aWaiterQueuedOnTheOldPrimitiveGetsTheLockAfterTheSwap() throws Exception {
+        lock.lock();
+        AtomicBoolean acquired = new AtomicBoolean();
+        Thread waiter = new Thread(
+                () -> {
+                    lock.lock();
+                    acquired.set(true);
+                    lock.unlock();
+                },
+                "test-waiter");
+        waiter.start();
+        Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> waiter.getState() == Thread.State.WAITING);
+        lock.swapTo(new Named("b"), "b");
+        lock.unlock();
+        waiter.join(20_000);
+        assertTrue(acquired.get());
+        assertEquals("b", lock.strategy());
+        assertEquals(1, lock.statistics().contendedAcquisitions());
+        assertTrue(lock.statistics().longestWaitNanos() > 0);
+    }
+
+    @Test
+    void conditionSignalAcrossASwapIsNotLost() throws Exception {
+        Condition ready = lock.newCondition();
+        CountDownLatch holding = new CountDownLatch(1);
+        AtomicInteger holdsAfter = new AtomicInteger(-1);
+        Thread waiter = new Thread(
+                () -> {
+                    lock.lock();
+                    try {
+                        holding.countDown();
+                        ready.awaitUninterruptibly();
+                        holdsAfter.set(lock.holdCount());
+                    } finally {
+                        lock.unlock();
+                    }
+                },
+                "test-awaiter");
+        waiter.start();
+        holding.await();
+        lock.lock(); // only after the waiter released the lock inside await
+        try {
+            lock.swapTo(new Named("b"), "b");
+            ready.signal();
+        } finally {
+            lock.unlock();
+        }
+        waiter.join(20_000);
+        assertFalse(waiter.isAlive());
+        assertEquals(1, holdsAfter.get());
+        assertEquals("b", lock.strategy());
+    }
+
+    @Test
+    void conditionTimeoutsAndMisuse() throws Exception {
+        Condition condition = lock.newCondition();
+        assertThrows(IllegalMonitorStateException.class, condition::signal);
+        assertThrows(IllegalMonitorStateException.class, () -> condition.awaitNanos(1));
+        lock.lock();
+        try {
+            assertTrue(condition.awaitNanos(TimeUnit.MILLISECONDS.toNanos(5)) <= 0);
+            assertEquals(1, lock.holdCount());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void directSwapsUnderSixteenThreadsKeepMutualExclusion() throws Exception {
+        int[] inside = {0};
+        long[] counter = {0};
+        AtomicInteger violations = new AtomicInteger();
+        AtomicBoolean stop = new AtomicBoolean();
+        long[] done = new long[16];
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        List<Thread> workers = new ArrayList<>();
+        for (int i = 0; i < 16; i++) {
+            int index = i;
+            Thread t = new Thread(
+                    () -> {
+                        try {
+                            long mine = 0;
+                            while (!stop.get()) {
+                                if (mine % 3 == 0) {
+                                    lock.lock();
+                                } else if (!lock.tryLock(1, TimeUnit.SECONDS)) {
+                                    continue;
+                                }
+                                try {
+                                    if (++inside[0] != 1) {
+                                        violations.incrementAndGet();
+                                    }
+                                    counter[0]++;
+                                    inside[0]--;
+                                } finally {
+                                    lock.unlock();
+                                }
+                                mine++;
+                            }
+                            done[index] = mine;
+                        } catch (Throwable e) {
+                            failures.add(e);
+                        }
+                    },
+                    "test-hammer-" + i);
+            workers.add(t);
+            t.start();
+        }
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+        int k = 0;
+        while (System.nanoTime() < end) {
+            lock.swapTo(new Named("s" + ++k), "s" + k);
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2)); // pacing the swaps, not waiting for a result
+        }
+        stop.set(true);
+        for (Thread t : workers) {
+            t.join(20_000);
+            assertFalse(t.isAlive(), () -> Arrays.toString(t.getStackTrace()));
+        }
+        assertTrue(failures.isEmpty(), () -> failures.toString());
+        assertEquals(0, violations.get());
+        assertEquals(Arrays.stream(done).sum(), counter[0]);
+        assertEquals("s" + k, lock.strategy(), "the last requested swap was not completed");
+        assertTrue(lock.statistics().swaps() > 0);
+    }
+}

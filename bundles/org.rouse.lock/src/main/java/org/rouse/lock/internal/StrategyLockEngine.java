@@ -1,0 +1,112 @@
+package org.rouse.lock.internal;
+
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.metatype.annotations.Designate;
+import org.rouse.config.ConfigCheck;
+import org.rouse.lock.spi.LockEngine;
+import org.rouse.lock.spi.LockPrimitive;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The lock engine: makes primitives of the strategies {@code jdk}, {@code fair} and {@code spin-yield}. The lock
+ * front in the API bundle wraps them in swappable facades; consumers never see this class.
+ *
+ * <pre>{@code
+ * LockEngine engine = new StrategyLockEngine();
+ * LockPrimitive mutex = engine.newPrimitive("fair");
+ * }</pre>
+ */
+@Component(service = LockEngine.class, configurationPid = StrategyLockEngine.PID)
+@Designate(ocd = LockEngineConfig.class)
+public final class StrategyLockEngine implements LockEngine {
+
+    /** The PID of the engine's configuration. */
+    public static final String PID = "org.rouse.lock.engine";
+
+    static final int DEFAULT_SPIN_YIELD_SPINS = 1024;
+    static final String SPIN_YIELD_SPINS = "spin.yield.spins";
+
+    private static final Logger LOG = LoggerFactory.getLogger(StrategyLockEngine.class);
+    private static final Set<String> STRATEGIES = Collections.unmodifiableSet(
+            new LinkedHashSet<>(List.of(JdkMutex.STRATEGY, FairMutex.STRATEGY, SpinYieldMutex.STRATEGY)));
+
+    /** Spins before a spin-yield lock starts yielding; volatile, written by configure, read by primitives. */
+    private volatile int spinYieldSpins = DEFAULT_SPIN_YIELD_SPINS;
+
+    /** An engine with the default configuration (DS, and tests without OSGi). */
+    public StrategyLockEngine() {}
+
+    @Activate
+    void activate(LockEngineConfig config) {
+        configure(config);
+    }
+
+    @Modified
+    void modified(LockEngineConfig config) {
+        configure(config);
+    }
+
+    private void configure(LockEngineConfig config) {
+        configure(config.spin_yield_spins());
+    }
+
+    /**
+     * Validates and applies; a rejected value is logged and the last good one stays.
+     *
+     * @return whether the value was applied
+     */
+    boolean configure(long spins) {
+        ConfigCheck check = new ConfigCheck(PID);
+        check.inRange(SPIN_YIELD_SPINS, spins, 1, 1_000_000);
+        if (!check.passed()) {
+            LOG.error(check.rejection());
+            return false;
+        }
+        spinYieldSpins = (int) spins;
+        return true;
+    }
+
+    int spinYieldSpins() {
+        return spinYieldSpins;
+    }
+
+    @Override
+    public String name() {
+        return "strategies";
+    }
+
+    /** {@code [jdk, fair, spin-yield]}, in that order ({@code jdk} is the engine's default). */
+    @Override
+    public Set<String> strategies() {
+        return STRATEGIES;
+    }
+
+    @Override
+    public LockPrimitive newPrimitive(String strategy) {
+        if (strategy == null) {
+            throw new IllegalArgumentException("strategy must not be null; offered: " + STRATEGIES);
+        }
+        switch (strategy) {
+            case JdkMutex.STRATEGY:
+                return new JdkMutex();
+            case FairMutex.STRATEGY:
+                return new FairMutex();
+            case SpinYieldMutex.STRATEGY:
+                return new SpinYieldMutex(this::spinYieldSpins);
+            default:
+                throw new IllegalArgumentException("Unknown strategy '" + strategy + "'; offered: " + STRATEGIES);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "StrategyLockEngine" + STRATEGIES;
+    }
+}

@@ -1,0 +1,213 @@
+package org.rouse.lock.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.rouse.api.internal.lock.BundleLockView;
+import org.rouse.api.internal.lock.LockFrontCore;
+import org.rouse.lock.LockService;
+import org.rouse.lock.LockStripes;
+import org.rouse.lock.SwappableLock;
+import org.rouse.lock.spi.LockEngine;
+import org.rouse.lock.spi.LockPrimitive;
+
+/** The front's policy and engine handling with the real engine. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class FrontWithEngineTest {
+
+    private final LockFrontCore core = new LockFrontCore();
+    private final StrategyLockEngine engine = new StrategyLockEngine();
+
+    @Test
+    void patternsChooseTheStrategyFirstMatchWins() {
+        core.useEngine(engine);
+        assertTrue(core.configure("jdk", new String[] {"keyspace*=fair", "spin?=spin-yield", "keyspace-x=jdk"}));
+        LockService view = core.newView("a.bundle");
+        assertEquals("fair", view.lock("keyspace-users").strategy());
+        assertEquals("fair", view.lock("keyspace-x").strategy(), "the first matching entry wins");
+        assertEquals("spin-yield", view.lock("spin1").strategy());
+        assertEquals("jdk", view.lock("spin12").strategy(), "'?' matches exactly one character");
+        assertEquals("jdk", view.lock("cache").strategy());
+        LockStripes stripes = view.stripes("keyspace", 4);
+        for (int i = 0; i < stripes.size(); i++) {
+            assertEquals("fair", stripes.at(i).strategy(), "stripes match by their set's name");
+        }
+        assertEquals(Set.of("jdk", "fair", "spin-yield"), view.strategies());
+    }
+
+    @Test
+    void invalidConfigurationIsRejectedWholeAndTheLastGoodStays() {
+        core.useEngine(engine);
+        assertTrue(core.configure("fair", new String[] {"a*=jdk"}));
+        SwappableLock lock = core.newView("a.bundle").lock("b");
+        assertEquals("fair", lock.strategy());
+
+        assertFalse(core.configure("adaptive", new String[0]), "a strategy the engine does not offer");
+        assertFalse(core.configure("jdk", new String[] {"keyspace*"}), "an entry without '='");
+        assertFalse(core.configure("jdk", new String[] {"=fair"}), "an empty glob");
+        assertFalse(core.configure("jdk", new String[] {"b=nope"}), "valid default, bad pattern: all or nothing");
+        assertFalse(core.configure("not a name!", new String[0]));
+
+        assertEquals("fair", lock.strategy());
+        assertEquals("jdk", core.newView("a.bundle").lock("abc").strategy(), "the last good patterns stay");
+        assertEquals(0, lock.statistics().swaps());
+    }
+
+    @Test
+    void aValidChangeSwapsLiveLocksAtOnceOrAtTheirFinalUnlock() throws Exception {
+        core.useEngine(engine);
+        LockService view = core.newView("a.bundle");
+        SwappableLock free = view.lock("free");
+        SwappableLock held = view.lock("held");
+        SwappableLock unchanged = view.lock("unchanged-x");
+        assertTrue(core.configure("jdk", new String[] {"unchanged*=jdk"}));
+        held.lock();
+        held.lock();
+        try {
+            assertTrue(core.configure("spin-yield", new String[] {"unchanged*=jdk"}));
+            assertEquals("spin-yield", free.strategy(), "a free lock swaps at once");
+            assertEquals(1, free.statistics().swaps());
+            assertEquals("jdk", held.strategy(), "a held lock swaps only at its final unlock");
+            held.unlock();
+            assertEquals("jdk", held.strategy());
+            assertFalse(TestThreads.tryLockElsewhere(held));
+        } finally {
+            held.unlock();
+        }
+        assertEquals("spin-yield", held.strategy());
+        assertEquals(1, held.statistics().swaps());
+        assertEquals(0, unchanged.statistics().swaps(), "a lock whose strategy did not change is left alone");
+    }
+
+    @Test
+    void withoutAnEngineLocksUseTheFallbackAndOnlySyntaxIsChecked() throws Exception {
+        assertTrue(core.configure("adaptive", new String[] {"x*=later"}), "no engine: names are not checked yet");
+        assertFalse(core.configure("bad name", new String[0]));
+        LockService view = core.newView("a.bundle");
+        SwappableLock lock = view.lock("x1");
+        assertEquals("fallback", lock.strategy());
+        assertEquals(Set.of(), view.strategies());
+        lock.lock();
+        try {
+            assertFalse(TestThreads.tryLockElsewhere(lock));
+        } finally {
+            lock.unlock();
+        }
+
+        core.useEngine(engine); // lacks 'adaptive' and 'later': WARN, and the engine's default
+        assertEquals("jdk", lock.strategy());
+        assertEquals("jdk", view.lock("other").strategy());
+
+        core.useEngine(null);
+        assertEquals("fallback", lock.strategy());
+        assertEquals(2, lock.statistics().swaps());
+    }
+
+    @Test
+    void anEngineWithoutJdkGivesItsFirstStrategy() {
+        assertTrue(core.configure("jdk", new String[0]));
+        core.useEngine(new OnlyFair(engine));
+        assertEquals("fair", core.newView("a.bundle").newLock().strategy());
+    }
+
+    @Test
+    void engineChangesMoveLocksWhileThreadsUseThem() throws Exception {
+        core.useEngine(engine);
+        assertTrue(core.configure("fair", new String[0]));
+        SwappableLock lock = core.newView("a.bundle").lock("moving");
+        StrategyLockEngine other = new StrategyLockEngine();
+        AtomicBoolean stop = new AtomicBoolean();
+        int[] inside = {0};
+        int[] violations = {0};
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        List<Thread> workers = TestThreads.start("mover", 4, failures, i -> {
+            while (!stop.get()) {
+                lock.lock();
+                try {
+                    if (++inside[0] != 1) {
+                        violations[0]++;
+                    }
+                    inside[0]--;
+                } finally {
+                    lock.unlock();
+                }
+            }
+        });
+        for (int k = 0; k < 60; k++) {
+            core.useEngine(k % 3 == 0 ? other : k % 3 == 1 ? null : engine);
+            Thread.yield();
+        }
+        core.useEngine(other);
+        stop.set(true);
+        TestThreads.joinAll(workers, Duration.ofSeconds(20), failures);
+        lock.lock();
+        try {
+            assertEquals(0, violations[0]);
+        } finally {
+            lock.unlock();
+        }
+        assertEquals("fair", lock.strategy());
+        assertTrue(lock.statistics().swaps() > 0);
+    }
+
+    @Test
+    void releasedViewForgetsItsLocksWithAnEngine() {
+        core.useEngine(engine);
+        BundleLockView view = core.newView("a.bundle");
+        SwappableLock before = view.lock("n");
+        view.stripes("s", 8);
+        view.release();
+        assertThrows(IllegalStateException.class, () -> view.lock("n"));
+        assertThrows(IllegalStateException.class, () -> view.stripes("s", 8));
+        assertFalse(before == core.newView("a.bundle").lock("n"), "a released name must be forgotten");
+    }
+
+    @Test
+    void engineConfigurationIsRangeChecked() {
+        assertEquals(StrategyLockEngine.DEFAULT_SPIN_YIELD_SPINS, engine.spinYieldSpins());
+        assertFalse(engine.configure(0));
+        assertFalse(engine.configure(1_000_001));
+        assertEquals(StrategyLockEngine.DEFAULT_SPIN_YIELD_SPINS, engine.spinYieldSpins());
+        assertTrue(engine.configure(1));
+        assertEquals(1, engine.spinYieldSpins());
+        assertThrows(IllegalArgumentException.class, () -> engine.newPrimitive("adaptive"));
+        assertThrows(IllegalArgumentException.class, () -> engine.newPrimitive(null));
+    }
+
+    /** A real engine restricted to its fair strategy, as an engine that lacks {@code jdk}. */
+    private static final class OnlyFair implements LockEngine {
+        private final LockEngine delegate;
+
+        OnlyFair(LockEngine delegate) {
+            this.delegate = delegate;
+        }
+
+        @Override
+        public String name() {
+            return "only-fair";
+        }
+
+        @Override
+        public Set<String> strategies() {
+            return Set.of("fair");
+        }
+
+        @Override
+        public LockPrimitive newPrimitive(String strategy) {
+            if (!strategy.equals("fair")) {
+                throw new IllegalArgumentException(strategy);
+            }
+            return delegate.newPrimitive(strategy);
+        }
+    }
+}
