@@ -5,11 +5,13 @@ public final class Metrics {
 
     /** Operations measured in the round. */
     public static final Metric OPS = new Metric("ops", "ops/round", "", 0);
-    /** Latency percentiles and maximum. */
+    /** Median latency. */
     public static final Metric P50_US = new Metric("p50_us", "p50", "µs", 1);
-
+    /** 99th percentile latency. */
     public static final Metric P99_US = new Metric("p99_us", "p99", "µs", 1);
+    /** 99.9th percentile latency. */
     public static final Metric P999_US = new Metric("p999_us", "p99.9", "µs", 1);
+    /** Largest latency. */
     public static final Metric MAX_US = new Metric("max_us", "max", "µs", 1);
     /** CPU time of the benchmark's own threads per operation. */
     public static final Metric CPU_PER_OP_US = new Metric("cpu_per_op_us", "CPU/op", "µs", 2);
