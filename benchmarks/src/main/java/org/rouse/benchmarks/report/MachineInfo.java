@@ -1,10 +1,12 @@
 package org.rouse.benchmarks.report;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.stream.Stream;
 
@@ -12,7 +14,7 @@ import java.util.stream.Stream;
  * The machine a report was measured on, stated in its header so figures are never read without their context.
  *
  * <pre>{@code
- * MachineInfo machine = MachineInfo.current();   // "2 cores (AMD EPYC), Linux 6.1 amd64"
+ * MachineInfo machine = MachineInfo.current();   // "2 cores (AMD EPYC), Linux 6.1 amd64, load average 0.42"
  * }</pre>
  *
  * @param cores processors available to the JVM
@@ -20,8 +22,10 @@ import java.util.stream.Stream;
  * @param os operating system name, version and architecture
  * @param jdk JVM name and runtime version
  * @param date when the measurement ran (UTC, whole seconds)
+ * @param loadAverage the system load average over the last minute when the run started ({@code NaN} if unknown): on a
+ *     shared machine it says how much of the noise came from elsewhere
  */
-public record MachineInfo(int cores, String cpu, String os, String jdk, Instant date) {
+public record MachineInfo(int cores, String cpu, String os, String jdk, Instant date, double loadAverage) {
 
     public MachineInfo {
         Objects.requireNonNull(cpu, "cpu");
@@ -38,12 +42,21 @@ public record MachineInfo(int cores, String cpu, String os, String jdk, Instant 
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                         + System.getProperty("os.arch"),
                 System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
-                Instant.now().truncatedTo(ChronoUnit.SECONDS));
+                Instant.now().truncatedTo(ChronoUnit.SECONDS),
+                currentLoadAverage());
     }
 
-    /** E.g. "2 cores (AMD EPYC), Linux 6.1.0 amd64". */
+    /** E.g. "2 cores (AMD EPYC), Linux 6.1.0 amd64, load average 1.52". */
     public String describeHardware() {
-        return cores + " cores (" + cpu + "), " + os;
+        String load = Double.isNaN(loadAverage)
+                ? "load average unknown"
+                : String.format(Locale.ROOT, "load average %.2f", loadAverage);
+        return cores + " cores (" + cpu + "), " + os + ", " + load;
+    }
+
+    private static double currentLoadAverage() {
+        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return load < 0 ? Double.NaN : load;
     }
 
     private static String cpuModel() {

@@ -26,7 +26,8 @@ class ReportWriterTest {
             List.of(Metrics.P50_US, Metrics.CPU_PER_OP_US, Metrics.OPS), "base", List.of(Metrics.P50_US), true);
 
     private static final RunInfo RUN = new RunInfo(
-            new MachineInfo(2, "Test CPU", "Linux 6.1 amd64", "OpenJDK 17.0.15", Instant.parse("2026-01-02T03:04:05Z")),
+            new MachineInfo(
+                    2, "Test CPU", "Linux 6.1 amd64", "OpenJDK 17.0.15", Instant.parse("2026-01-02T03:04:05Z"), 1.5),
             "java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness demo",
             new RoundPlan(1, 5, Duration.ofMillis(200)));
 
@@ -78,7 +79,7 @@ class ReportWriterTest {
         String page = MarkdownReport.render(table(null), RUN);
 
         assertTrue(page.startsWith("# demo\n\nA demo scenario.\n\n"), page);
-        assertTrue(page.contains("- Machine: 2 cores (Test CPU), Linux 6.1 amd64\n"), page);
+        assertTrue(page.contains("- Machine: 2 cores (Test CPU), Linux 6.1 amd64, load average 1.50\n"), page);
         assertTrue(page.contains("- JDK: OpenJDK 17.0.15\n"), page);
         assertTrue(page.contains("- Date: 2026-01-02T03:04:05Z\n"), page);
         assertTrue(
