@@ -67,10 +67,11 @@ public final class Harness {
         Options options = new Options(arguments.quick(), arguments.outputDirectory());
         for (Scenario scenario : scenarios) {
             try {
+                MachineInfo machine = MachineInfo.current(); // before the run: its load average excludes our own
                 ScenarioResult result = new InterleavedRunner(err).run(scenario, options);
                 ResultTable table =
                         new ResultTable(scenario.name(), scenario.description(), scenario.layout(), result.variants());
-                RunInfo run = new RunInfo(MachineInfo.current(), arguments.reproduce(scenario.name()), result.plan());
+                RunInfo run = new RunInfo(machine, arguments.reproduce(scenario.name()), result.plan());
                 List<Path> files = ReportWriter.write(table, run, options.outputDirectory());
                 out.println(MarkdownReport.render(table, run));
                 files.forEach(f -> err.println("wrote " + f));
