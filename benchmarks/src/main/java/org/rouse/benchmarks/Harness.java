@@ -1,0 +1,94 @@
+package org.rouse.benchmarks;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.rouse.benchmarks.report.MachineInfo;
+import org.rouse.benchmarks.report.MarkdownReport;
+import org.rouse.benchmarks.report.ReportWriter;
+import org.rouse.benchmarks.report.ResultTable;
+import org.rouse.benchmarks.report.RunInfo;
+import org.rouse.benchmarks.scenario.InterleavedRunner;
+import org.rouse.benchmarks.scenario.Options;
+import org.rouse.benchmarks.scenario.Scenario;
+import org.rouse.benchmarks.scenario.ScenarioResult;
+
+/**
+ * The side-by-side comparison harness: runs scenarios (Rouse variants and baselines interleaved in this one JVM) and
+ * writes a Markdown table, a CSV file and, where useful, a chart per scenario.
+ *
+ * <pre>{@code
+ * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness --list
+ * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness wakeup-floor [--quick] [--out DIR]
+ * }</pre>
+ *
+ * Exit status: 0 on success, 1 when a scenario failed, 2 for a bad command line.
+ */
+public final class Harness {
+
+    private Harness() {}
+
+    public static void main(String[] args) {
+        // charts are drawn off-screen; there is no display on build and CI machines
+        System.setProperty("java.awt.headless", "true");
+        int status = run(Arrays.asList(args), System.out, System.err);
+        if (status != 0) {
+            System.exit(status);
+        }
+    }
+
+    /**
+     * Runs the command line {@code args}: reports go to files, each scenario's table also to {@code out}, progress and
+     * errors to {@code err}.
+     *
+     * @return the exit status
+     */
+    public static int run(List<String> args, PrintStream out, PrintStream err) {
+        HarnessArguments arguments;
+        List<Scenario> scenarios = new ArrayList<>();
+        try {
+            arguments = HarnessArguments.parse(args);
+            for (String name : arguments.scenarios()) {
+                scenarios.add(Scenarios.named(name)
+                        .orElseThrow(() -> new IllegalArgumentException("no scenario named '" + name + "'")));
+            }
+        } catch (IllegalArgumentException e) {
+            err.println(e.getMessage());
+            err.println(HarnessArguments.USAGE);
+            printList(err);
+            return 2;
+        }
+        if (arguments.list()) {
+            printList(out);
+            return 0;
+        }
+        Options options = new Options(arguments.quick(), arguments.outputDirectory());
+        for (Scenario scenario : scenarios) {
+            try {
+                MachineInfo machine = MachineInfo.current(); // before the run: its load average excludes our own
+                ScenarioResult result = new InterleavedRunner(err).run(scenario, options);
+                ResultTable table =
+                        new ResultTable(scenario.name(), scenario.description(), scenario.layout(), result.variants());
+                RunInfo run = new RunInfo(machine, arguments.reproduce(scenario.name()), result.plan());
+                List<Path> files = ReportWriter.write(table, run, options.outputDirectory());
+                out.println(MarkdownReport.render(table, run));
+                files.forEach(f -> err.println("wrote " + f));
+            } catch (Exception e) {
+                err.println("scenario " + scenario.name() + " failed:");
+                e.printStackTrace(err);
+                return 1;
+            }
+        }
+        return 0;
+    }
+
+    private static void printList(PrintStream to) {
+        to.println("scenarios:");
+        for (Scenario s : Scenarios.all()) {
+            to.println("  " + s.name());
+            to.println("      " + s.description().replace("`", ""));
+        }
+    }
+}

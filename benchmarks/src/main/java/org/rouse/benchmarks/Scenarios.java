@@ -1,0 +1,28 @@
+package org.rouse.benchmarks;
+
+import java.util.List;
+import java.util.Optional;
+import org.rouse.benchmarks.scenario.Scenario;
+import org.rouse.benchmarks.wakeup.WakeupFloor;
+
+/**
+ * Every scenario the {@link Harness} knows. To add one, implement {@link Scenario} in its own package and list it here.
+ *
+ * <pre>{@code
+ * Scenarios.named("wakeup-floor").orElseThrow();
+ * }</pre>
+ */
+public final class Scenarios {
+
+    private Scenarios() {}
+
+    /** Fresh instances of every scenario, in the order {@code --list} shows them. */
+    public static List<Scenario> all() {
+        return List.of(new WakeupFloor());
+    }
+
+    /** The scenario called {@code name}, if there is one. */
+    public static Optional<Scenario> named(String name) {
+        return all().stream().filter(s -> s.name().equals(name)).findFirst();
+    }
+}

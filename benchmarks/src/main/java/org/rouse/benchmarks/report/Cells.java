@@ -1,0 +1,40 @@
+package org.rouse.benchmarks.report;
+
+import java.util.Locale;
+import org.rouse.benchmarks.scenario.Metric;
+
+/** Formats values for table cells: fixed decimals, root locale (dots, never commas), {@code n/a} for unknown. */
+final class Cells {
+
+    static final String UNKNOWN = "n/a";
+
+    private Cells() {}
+
+    /** For the Markdown table: the metric's decimals. */
+    static String markdown(Metric metric, double value) {
+        return fixed(value, metric.decimals());
+    }
+
+    /** For a ratio column, e.g. {@code 1.37×}. */
+    static String ratio(double value) {
+        return Double.isNaN(value) ? UNKNOWN : fixed(value, 2) + "×";
+    }
+
+    /** For CSV: full precision without exponent noise for ordinary values; empty when unknown. */
+    static String csv(double value) {
+        if (Double.isNaN(value)) {
+            return "";
+        }
+        if (value == Math.rint(value) && Math.abs(value) < 1e15) {
+            return Long.toString((long) value);
+        }
+        return String.format(Locale.ROOT, "%.6f", value).replaceAll("0+$", "");
+    }
+
+    static String fixed(double value, int decimals) {
+        if (Double.isNaN(value)) {
+            return UNKNOWN;
+        }
+        return String.format(Locale.ROOT, "%." + decimals + "f", value);
+    }
+}

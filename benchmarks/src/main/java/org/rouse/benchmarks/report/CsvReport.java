@@ -1,0 +1,50 @@
+package org.rouse.benchmarks.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.rouse.benchmarks.scenario.Metric;
+import org.rouse.benchmarks.scenario.VariantSummary;
+
+/**
+ * Renders a {@link ResultTable} as CSV (RFC 4180, comma-separated, header row): {@code variant}, {@code rounds}, one
+ * column per metric key, one {@code <key>_vs_baseline} column per ratio. Unknown values are empty cells.
+ *
+ * <pre>{@code
+ * Files.writeString(dir.resolve("wakeup-floor.csv"), CsvReport.render(table));
+ * }</pre>
+ */
+public final class CsvReport {
+
+    private CsvReport() {}
+
+    /** The whole file, ending with a newline. */
+    public static String render(ResultTable table) {
+        StringBuilder out = new StringBuilder();
+        List<String> header = new ArrayList<>();
+        header.add("variant");
+        header.add("rounds");
+        table.layout().columns().forEach(m -> header.add(m.key()));
+        table.layout().ratioColumns().forEach(m -> header.add(m.key() + "_vs_baseline"));
+        out.append(String.join(",", header)).append('\n');
+        for (VariantSummary row : table.rows()) {
+            List<String> cells = new ArrayList<>();
+            cells.add(quote(row.name()));
+            cells.add(Integer.toString(row.rounds()));
+            for (Metric metric : table.layout().columns()) {
+                cells.add(Cells.csv(row.value(metric)));
+            }
+            for (Metric metric : table.layout().ratioColumns()) {
+                cells.add(Cells.csv(table.ratio(row, metric)));
+            }
+            out.append(String.join(",", cells)).append('\n');
+        }
+        return out.toString();
+    }
+
+    private static String quote(String cell) {
+        if (cell.contains(",") || cell.contains("\"") || cell.contains("\n")) {
+            return '"' + cell.replace("\"", "\"\"") + '"';
+        }
+        return cell;
+    }
+}

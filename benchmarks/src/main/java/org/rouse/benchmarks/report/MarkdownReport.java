@@ -1,0 +1,84 @@
+package org.rouse.benchmarks.report;
+
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.List;
+import org.rouse.benchmarks.scenario.Metric;
+import org.rouse.benchmarks.scenario.VariantSummary;
+
+/**
+ * Renders a {@link ResultTable} as a Markdown page: title and description, a header stating machine, JDK, date, the
+ * command that reproduces it and the method, then one table row per variant with its ratios against the baseline,
+ * and a legend of what each variant measures.
+ *
+ * <pre>{@code
+ * String page = MarkdownReport.render(table, runInfo);
+ * }</pre>
+ */
+public final class MarkdownReport {
+
+    private MarkdownReport() {}
+
+    /** The whole page, ending with a newline. */
+    public static String render(ResultTable table, RunInfo run) {
+        StringBuilder out = new StringBuilder();
+        out.append("# ").append(table.name()).append("\n\n");
+        out.append(table.description()).append("\n\n");
+        MachineInfo machine = run.machine();
+        out.append("- Machine: ").append(machine.describeHardware()).append('\n');
+        out.append("- JDK: ").append(machine.jdk()).append('\n');
+        out.append("- Date: ")
+                .append(DateTimeFormatter.ISO_INSTANT.format(machine.date()))
+                .append('\n');
+        out.append("- Reproduce: `").append(run.command()).append("`\n");
+        out.append("- Method: all variants in one JVM, rounds interleaved (A B C A B C ...), ")
+                .append(run.plan().describe())
+                .append("; each cell is the median over the measured rounds of that round's value.\n");
+        out.append("- Baseline: `")
+                .append(table.baseline().name())
+                .append("`; \"÷ baseline\" columns divide a variant's value by the baseline's.\n\n");
+
+        List<String> header = new ArrayList<>();
+        List<String> align = new ArrayList<>();
+        header.add("variant");
+        align.add("---");
+        for (Metric metric : table.layout().columns()) {
+            header.add(metric.title());
+            align.add("---:");
+        }
+        for (Metric metric : table.layout().ratioColumns()) {
+            header.add(metric.header() + " ÷ baseline");
+            align.add("---:");
+        }
+        appendRow(out, header);
+        appendRow(out, align);
+        for (VariantSummary row : table.rows()) {
+            List<String> cells = new ArrayList<>();
+            cells.add(escape(row.name()));
+            for (Metric metric : table.layout().columns()) {
+                cells.add(Cells.markdown(metric, row.value(metric)));
+            }
+            for (Metric metric : table.layout().ratioColumns()) {
+                cells.add(Cells.ratio(table.ratio(row, metric)));
+            }
+            appendRow(out, cells);
+        }
+        out.append('\n');
+        for (VariantSummary row : table.rows()) {
+            out.append("- `")
+                    .append(row.name())
+                    .append("`: ")
+                    .append(row.description())
+                    .append('\n');
+        }
+        return out.toString();
+    }
+
+    private static void appendRow(StringBuilder out, List<String> cells) {
+        out.append("| ").append(String.join(" | ", cells)).append(" |\n");
+    }
+
+    private static String escape(String cell) {
+        return cell.replace("|", "\\|");
+    }
+}

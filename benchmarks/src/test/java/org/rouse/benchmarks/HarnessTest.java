@@ -1,0 +1,73 @@
+package org.rouse.benchmarks;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.rouse.benchmarks.scenario.Options;
+import org.rouse.benchmarks.scenario.Variant;
+import org.rouse.benchmarks.wakeup.WakeupFloor;
+
+class HarnessTest {
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return Harness.run(
+                List.of(args),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    @Timeout(60)
+    void wakeupFloorQuickWritesTableCsvAndChartWithARowPerVariant(@TempDir Path dir) throws Exception {
+        int status = run("wakeup-floor", "--quick", "--out", dir.toString());
+
+        assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+        Path md = dir.resolve("wakeup-floor.md");
+        Path csv = dir.resolve("wakeup-floor.csv");
+        Path png = dir.resolve("wakeup-floor.png");
+        assertTrue(Files.isRegularFile(md) && Files.isRegularFile(csv) && Files.isRegularFile(png));
+        assertTrue(Files.size(png) > 0);
+
+        String table = Files.readString(md);
+        List<String> csvLines = Files.readAllLines(csv);
+        List<Variant> variants = new WakeupFloor().variants(new Options(true, dir));
+        assertEquals(variants.size() + 1, csvLines.size(), "header + one line per variant: " + csvLines);
+        for (Variant variant : variants) {
+            assertTrue(table.contains("\n| " + variant.name() + " | "), "a row for " + variant.name() + ":\n" + table);
+            assertTrue(
+                    csvLines.stream().anyMatch(l -> l.startsWith(variant.name() + ",")),
+                    "a CSV line for " + variant.name());
+        }
+        assertTrue(table.contains("Harness wakeup-floor --quick --out " + dir + "`"), "the reproducing command");
+    }
+
+    @Test
+    void listNamesTheScenarios() {
+        assertEquals(0, run("--list"));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("wakeup-floor"));
+    }
+
+    @Test
+    void anUnknownScenarioIsAUsageError() {
+        assertEquals(2, run("no-such-scenario"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("no scenario named 'no-such-scenario'"));
+    }
+
+    @Test
+    void noScenarioIsAUsageError() {
+        assertEquals(2, run("--quick"));
+        assertTrue(err.toString(StandardCharsets.UTF_8).contains("usage:"));
+    }
+}

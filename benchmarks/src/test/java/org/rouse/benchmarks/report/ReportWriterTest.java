@@ -1,0 +1,134 @@
+package org.rouse.benchmarks.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.rouse.benchmarks.measure.LatencyHistogram;
+import org.rouse.benchmarks.scenario.Metric;
+import org.rouse.benchmarks.scenario.Metrics;
+import org.rouse.benchmarks.scenario.ReportLayout;
+import org.rouse.benchmarks.scenario.RoundPlan;
+import org.rouse.benchmarks.scenario.VariantSummary;
+
+class ReportWriterTest {
+
+    private static final ReportLayout LAYOUT = new ReportLayout(
+            List.of(Metrics.P50_US, Metrics.CPU_PER_OP_US, Metrics.OPS), "base", List.of(Metrics.P50_US), true);
+
+    private static final RunInfo RUN = new RunInfo(
+            new MachineInfo(
+                    2, "Test CPU", "Linux 6.1 amd64", "OpenJDK 17.0.15", Instant.parse("2026-01-02T03:04:05Z"), 1.5),
+            "java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness demo",
+            new RoundPlan(1, 5, Duration.ofMillis(200)));
+
+    private static VariantSummary row(String name, double p50, double cpu, double ops, LatencyHistogram latency) {
+        Map<Metric, Double> values = new LinkedHashMap<>();
+        values.put(Metrics.P50_US, p50);
+        values.put(Metrics.CPU_PER_OP_US, cpu);
+        values.put(Metrics.OPS, ops);
+        return new VariantSummary(name, name + " does things", 5, values, latency);
+    }
+
+    private static ResultTable table(LatencyHistogram latency) {
+        return new ResultTable(
+                "demo",
+                "A demo scenario.",
+                LAYOUT,
+                List.of(
+                        row("base", 100, 2.5, 1000, latency),
+                        row("fast", 25, 1.25, 4000, null),
+                        row("slow, really", 250, Double.NaN, 400, null)));
+    }
+
+    @Test
+    void ratiosDivideByTheBaselineRow() {
+        ResultTable table = table(null);
+        assertEquals(1.0, table.ratio(table.rows().get(0), Metrics.P50_US));
+        assertEquals(0.25, table.ratio(table.rows().get(1), Metrics.P50_US));
+        assertEquals(2.5, table.ratio(table.rows().get(2), Metrics.P50_US));
+        assertTrue(Double.isNaN(table.ratio(table.rows().get(2), Metrics.CPU_PER_OP_US)), "unknown value");
+    }
+
+    @Test
+    void ratioAgainstAZeroBaselineIsUnknown() {
+        ResultTable table =
+                new ResultTable("demo", "", LAYOUT, List.of(row("base", 0, 0, 0, null), row("other", 5, 1, 1, null)));
+        assertTrue(Double.isNaN(table.ratio(table.rows().get(1), Metrics.P50_US)));
+    }
+
+    @Test
+    void aBaselineThatIsNotARowIsRejected() {
+        IllegalArgumentException e = assertThrows(
+                IllegalArgumentException.class,
+                () -> new ResultTable("demo", "", LAYOUT, List.of(row("other", 1, 1, 1, null))));
+        assertTrue(e.getMessage().contains("'base'"), e.getMessage());
+    }
+
+    @Test
+    void markdownHasHeaderFactsAndOneRowPerVariant() {
+        String page = MarkdownReport.render(table(null), RUN);
+
+        assertTrue(page.startsWith("# demo\n\nA demo scenario.\n\n"), page);
+        assertTrue(page.contains("- Machine: 2 cores (Test CPU), Linux 6.1 amd64, load average 1.50\n"), page);
+        assertTrue(page.contains("- JDK: OpenJDK 17.0.15\n"), page);
+        assertTrue(page.contains("- Date: 2026-01-02T03:04:05Z\n"), page);
+        assertTrue(
+                page.contains("- Reproduce: `java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness"
+                        + " demo`\n"),
+                page);
+        assertTrue(page.contains("1 warm-up + 5 measured rounds of 200 ms per variant"), page);
+        assertTrue(page.contains("- Baseline: `base`"), page);
+        assertTrue(
+                page.contains("| variant | p50 (µs) | CPU/op (µs) | ops/round | p50 ÷ baseline |\n"
+                        + "| --- | ---: | ---: | ---: | ---: |\n"
+                        + "| base | 100.0 | 2.50 | 1000 | 1.00× |\n"
+                        + "| fast | 25.0 | 1.25 | 4000 | 0.25× |\n"
+                        + "| slow, really | 250.0 | n/a | 400 | 2.50× |\n"),
+                page);
+        assertTrue(page.contains("- `fast`: fast does things\n"), page);
+    }
+
+    @Test
+    void csvHasTheSameDataMachineReadable() {
+        assertEquals(
+                "variant,rounds,p50_us,cpu_per_op_us,ops,p50_us_vs_baseline\n"
+                        + "base,5,100,2.5,1000,1\n"
+                        + "fast,5,25,1.25,4000,0.25\n"
+                        + "\"slow, really\",5,250,,400,2.5\n",
+                CsvReport.render(table(null)));
+    }
+
+    @Test
+    void writesTheThreeFilesWhenThereAreLatencySamples(@TempDir Path dir) throws Exception {
+        LatencyHistogram latency = new LatencyHistogram();
+        for (int i = 1; i <= 1000; i++) {
+            latency.recordNanos(i * 1_000L);
+        }
+
+        List<Path> files = ReportWriter.write(table(latency), RUN, dir.resolve("out"));
+
+        assertEquals(
+                List.of(dir.resolve("out/demo.md"), dir.resolve("out/demo.csv"), dir.resolve("out/demo.png")), files);
+        assertEquals(MarkdownReport.render(table(latency), RUN), Files.readString(files.get(0)));
+        byte[] png = Files.readAllBytes(files.get(2));
+        assertTrue(png.length > 1000 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G', "a PNG image");
+    }
+
+    @Test
+    void drawsNoChartWithoutLatencySamples(@TempDir Path dir) throws Exception {
+        List<Path> files = ReportWriter.write(table(null), RUN, dir);
+
+        assertEquals(List.of(dir.resolve("demo.md"), dir.resolve("demo.csv")), files);
+        assertTrue(Files.notExists(dir.resolve("demo.png")));
+    }
+}

@@ -1,0 +1,51 @@
+package org.rouse.benchmarks.scenario;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.rouse.benchmarks.measure.LatencyHistogram;
+
+class VariantSummaryTest {
+
+    private static Measurement round(double p50, long... latenciesNanos) {
+        LatencyHistogram latency = new LatencyHistogram();
+        for (long l : latenciesNanos) {
+            latency.recordNanos(l);
+        }
+        return Measurement.builder().put(Metrics.P50_US, p50).latency(latency).build();
+    }
+
+    @Test
+    void eachMetricIsTheMedianOverRounds() {
+        VariantSummary odd = VariantSummary.of("v", "", List.of(round(9), round(1), round(5)));
+        VariantSummary even = VariantSummary.of("v", "", List.of(round(9), round(1), round(5), round(3)));
+
+        assertEquals(5, odd.value(Metrics.P50_US));
+        assertEquals(4, even.value(Metrics.P50_US));
+        assertEquals(3, odd.rounds());
+    }
+
+    @Test
+    void unknownValuesAreLeftOutOfTheMedian() {
+        VariantSummary s = VariantSummary.of("v", "", List.of(round(Double.NaN), round(2), round(4)));
+
+        assertEquals(3, s.value(Metrics.P50_US));
+        assertTrue(Double.isNaN(s.value(Metrics.P99_US)), "never measured");
+    }
+
+    @Test
+    void latencySamplesOfAllRoundsAreMerged() {
+        VariantSummary s = VariantSummary.of("v", "", List.of(round(1, 1_000, 2_000), round(1, 3_000_000)));
+
+        assertEquals(3, s.latency().orElseThrow().count());
+        assertEquals(3_000, s.latency().orElseThrow().maxMicros(), 3);
+    }
+
+    @Test
+    void needsAtLeastOneRound() {
+        assertThrows(IllegalArgumentException.class, () -> VariantSummary.of("v", "", List.of()));
+    }
+}
