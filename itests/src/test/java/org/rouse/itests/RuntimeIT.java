@@ -23,6 +23,8 @@ import org.osgi.service.component.runtime.dto.ComponentDescriptionDTO;
 import org.osgi.service.metatype.MetaTypeInformation;
 import org.osgi.service.metatype.MetaTypeService;
 import org.osgi.service.metatype.ObjectClassDefinition;
+import org.rouse.lock.LockService;
+import org.rouse.selector.SelectorService;
 import org.rouse.timer.TimerService;
 
 /** Every Rouse bundle starts, every component activates, every service is injectable and every PID is described. */
@@ -32,6 +34,12 @@ public class RuntimeIT extends RouseTestSupport {
 
     @Inject
     TimerService timers;
+
+    @Inject
+    SelectorService selector;
+
+    @Inject
+    LockService locks;
 
     @Inject
     MetaTypeService metaType;
@@ -63,6 +71,16 @@ public class RuntimeIT extends RouseTestSupport {
         assertNotNull(timers.owner("it").schedule(Duration.ofHours(1), e -> {}));
         assertTrue(timers.owner("it").pendingCount() >= 1);
         assertNotNull(timers.statistics().engine());
+        assertTrue(selector.statistics().engine().startsWith("nio"));
+        java.util.concurrent.locks.Lock lock = locks.lock("it");
+        lock.lock();
+        try {
+            assertTrue(locks.lock("it").tryLock()); // reentrant, and the same name gives the same lock
+            lock.unlock();
+        } finally {
+            lock.unlock();
+        }
+        assertTrue(locks.strategies().contains("jdk"));
     }
 
     @Test

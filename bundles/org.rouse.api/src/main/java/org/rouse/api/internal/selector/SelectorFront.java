@@ -2,6 +2,7 @@ package org.rouse.api.internal.selector;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.osgi.annotation.bundle.Capability;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceFactory;
@@ -33,6 +34,8 @@ import org.slf4j.LoggerFactory;
         service = {},
         configurationPid = SelectorFront.PID)
 @Designate(ocd = SelectorFrontConfig.class)
+// registered by hand (a ServiceFactory), so bnd cannot see it: advertise it for resolvers
+@Capability(namespace = "osgi.service", attribute = "objectClass:List<String>=\"org.rouse.selector.SelectorService\"")
 public final class SelectorFront {
 
     /*

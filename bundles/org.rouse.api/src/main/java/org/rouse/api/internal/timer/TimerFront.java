@@ -1,5 +1,6 @@
 package org.rouse.api.internal.timer;
 
+import org.osgi.annotation.bundle.Capability;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceFactory;
@@ -28,6 +29,8 @@ import org.rouse.timer.spi.TimerEngine;
         service = {},
         configurationPid = TimerFront.PID)
 @Designate(ocd = TimerFrontConfig.class)
+// registered by hand (a ServiceFactory), so bnd cannot see it: advertise it for resolvers
+@Capability(namespace = "osgi.service", attribute = "objectClass:List<String>=\"org.rouse.timer.TimerService\"")
 public final class TimerFront {
 
     /** The configuration PID of the timer service's policy. */

@@ -1,0 +1,151 @@
+package org.rouse.itests;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.Lock;
+import javax.inject.Inject;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.Bundle;
+import org.rouse.lock.LockService;
+import org.rouse.selector.ChannelRegistration;
+import org.rouse.selector.SelectorService;
+
+/** The lock and selector providers can be stopped and updated while consumers use them. */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class LockAndSelectorSwapIT extends RouseTestSupport {
+
+    @Inject
+    LockService locks;
+
+    @Inject
+    SelectorService selector;
+
+    @Test
+    public void lockProviderUpdateUnderContentionNeverAdmitsTwoThreads() throws Exception {
+        Lock lock = locks.lock("swap-it");
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger violations = new AtomicInteger();
+        AtomicLong acquisitions = new AtomicLong();
+        AtomicBoolean running = new AtomicBoolean(true);
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            Thread thread = new Thread(() -> {
+                while (running.get()) {
+                    lock.lock();
+                    try {
+                        if (inside.incrementAndGet() != 1) {
+                            violations.incrementAndGet();
+                        }
+                        acquisitions.incrementAndGet();
+                        inside.decrementAndGet();
+                    } finally {
+                        lock.unlock();
+                    }
+                }
+            }, "lock-swap-it-" + i);
+            thread.start();
+            threads.add(thread);
+        }
+        try {
+            Bundle provider = bundle("org.rouse.lock");
+            long before = acquisitions.get();
+            await().atMost(Duration.ofSeconds(10)).until(() -> acquisitions.get() > before + 1000);
+            provider.stop();
+            long stopped = acquisitions.get();
+            await().atMost(Duration.ofSeconds(10)).until(() -> acquisitions.get() > stopped + 1000); // fallback mutex
+            provider.start();
+            updateFromJar(provider);
+            long updated = acquisitions.get();
+            await().atMost(Duration.ofSeconds(10)).until(() -> acquisitions.get() > updated + 1000);
+            await().atMost(Duration.ofSeconds(10)).until(() -> locks.strategies().contains("jdk"));
+        } finally {
+            running.set(false);
+            for (Thread thread : threads) {
+                thread.join(10_000);
+            }
+        }
+        assertEquals("two threads held the lock at once", 0, violations.get());
+    }
+
+    @Test
+    public void selectorProviderUpdateKeepsConnectionsAndCallsWorking() throws Exception {
+        ServerSocketChannel server = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+        server.configureBlocking(false);
+        ChannelRegistration acceptor = selector.accept(server, SelectionKey.OP_READ, connection -> (reg, ops) -> {
+            ByteBuffer buffer = ByteBuffer.allocate(64);
+            if (connection.read(buffer) < 0) {
+                reg.close();
+                return;
+            }
+            buffer.flip();
+            while (buffer.hasRemaining()) {
+                connection.write(buffer);
+            }
+        });
+        AtomicLong calls = new AtomicLong();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicBoolean running = new AtomicBoolean(true);
+        CountDownLatch clientsDone = new CountDownLatch(4);
+        for (int i = 0; i < 4; i++) {
+            new Thread(() -> {
+                        try (SocketChannel client = SocketChannel.open(server.getLocalAddress())) {
+                            ByteBuffer out = ByteBuffer.allocate(1);
+                            ByteBuffer in = ByteBuffer.allocate(1);
+                            while (running.get()) {
+                                out.clear().put((byte) 42).flip();
+                                client.write(out);
+                                in.clear();
+                                if (client.read(in) != 1 || in.get(0) != 42) {
+                                    throw new IOException("bad echo");
+                                }
+                                calls.incrementAndGet();
+                            }
+                        } catch (Throwable t) {
+                            failure.compareAndSet(null, t);
+                        } finally {
+                            clientsDone.countDown();
+                        }
+                    },
+                    "selector-swap-it-" + i)
+                    .start();
+        }
+        try {
+            Bundle provider = bundle("org.rouse.selector");
+            long before = calls.get();
+            await().atMost(Duration.ofSeconds(10)).until(() -> calls.get() > before + 200);
+            provider.stop();
+            provider.start();
+            updateFromJar(provider);
+            long updated = calls.get();
+            await().atMost(Duration.ofSeconds(20)).until(() -> calls.get() > updated + 200 || failure.get() != null);
+        } finally {
+            running.set(false);
+            assertTrue(clientsDone.await(20, TimeUnit.SECONDS));
+            acceptor.close();
+        }
+        assertEquals("no call failed across the swap", null, failure.get());
+        assertTrue("the acceptor's channel was not closed by the swap", !server.isOpen()); // closed by acceptor.close()
+    }
+}
