@@ -27,8 +27,13 @@ final class Check {
 
     private Check() {}
 
-    /** Waits for the Rouse bundles and components to settle, prints the states, and says whether all are good. */
-    static boolean run(BundleContext ctx, StateChanges changes, PrintStream out) throws InterruptedException {
+    /**
+     * Waits for the Rouse bundles and components to settle, prints the states, and says whether all are good.
+     *
+     * @param earlierProblems what went wrong before the check (e.g. configuration files not loaded); fails the check
+     */
+    static boolean run(BundleContext ctx, StateChanges changes, List<String> earlierProblems, PrintStream out)
+            throws InterruptedException {
         long deadline = System.nanoTime() + SETTLE_NANOS;
         Reading reading;
         while (true) {
@@ -40,8 +45,10 @@ final class Check {
             }
             changes.awaitChangeAfter(seen, Math.min(remaining, RECHECK_NANOS));
         }
-        print(ctx, reading, out);
-        return reading.problems().isEmpty();
+        List<String> problems = new ArrayList<>(earlierProblems);
+        problems.addAll(reading.problems());
+        print(ctx, new Reading(reading.components(), problems), out);
+        return problems.isEmpty();
     }
 
     static Reading read(BundleContext ctx) {

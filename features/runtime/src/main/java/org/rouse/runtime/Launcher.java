@@ -77,10 +77,10 @@ final class Launcher {
             });
             framework.start();
             awaitLevel(started, CONFIG_LEVEL);
-            boolean configured = loadConfiguration(ctx, changes);
+            List<String> configProblems = loadConfiguration(ctx, changes);
             raiseTo(framework, FINAL_LEVEL);
             if (options.check()) {
-                boolean passed = Check.run(ctx, changes, System.out) && configured;
+                boolean passed = Check.run(ctx, changes, configProblems, System.out);
                 stopQuietly(framework);
                 return passed ? 0 : 1;
             }
@@ -133,20 +133,22 @@ final class Launcher {
         }
     }
 
-    /** Waits until FileInstall has put every conf file into ConfigAdmin; false (and a message) if some never came. */
-    private boolean loadConfiguration(BundleContext ctx, StateChanges changes)
+    /** Waits until FileInstall has put every conf file into ConfigAdmin; says which files never came. */
+    private List<String> loadConfiguration(BundleContext ctx, StateChanges changes)
             throws IOException, InterruptedException {
         if (options.confDir() == null) {
-            return true;
+            return List.of();
         }
         List<Path> files = ConfigFiles.list(options.confDir(), ctx.getProperty("felix.fileinstall.filter"));
         List<Path> missing = ConfigFiles.awaitLoaded(ctx, files, changes, CONFIG_TIMEOUT_NANOS);
         System.out.printf(
                 "[rouse] configuration: %d of %d file(s) from %s in ConfigAdmin%n",
                 files.size() - missing.size(), files.size(), options.confDir());
-        missing.forEach(
-                file -> System.err.println("[rouse] configuration file not loaded (see FileInstall's log): " + file));
-        return missing.isEmpty();
+        List<String> problems = missing.stream()
+                .map(file -> "configuration file not loaded (see FileInstall's message above): " + file)
+                .toList();
+        problems.forEach(problem -> System.err.println("[rouse] " + problem));
+        return problems;
     }
 
     private static void stopQuietly(Framework framework) {
