@@ -1,0 +1,122 @@
+package org.rouse.runtime;
+
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+
+/**
+ * The {@code --check} verdict: every {@code org.rouse.*} bundle ACTIVE and every DS component of those bundles
+ * ACTIVE, waited for up to {@link #SETTLE_NANOS} after the framework reached its final start level.
+ *
+ * <p>Implementation notes: states are re-read on every framework, bundle or service event and at least every
+ * {@link #RECHECK_NANOS} (components without a service change state silently); the first all-good reading wins,
+ * otherwise the last reading at the deadline is the verdict. Fragments count as good when RESOLVED.
+ */
+final class Check {
+
+    static final String ROUSE_PREFIX = "org.rouse.";
+    private static final long SETTLE_NANOS = TimeUnit.SECONDS.toNanos(20);
+    private static final long RECHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(250);
+
+    /** One reading of the states, with the reasons it is not all good. */
+    record Reading(List<ComponentStates.Component> components, List<String> problems) {}
+
+    private Check() {}
+
+    /**
+     * Waits for the Rouse bundles and components to settle, prints the states, and says whether all are good.
+     *
+     * @param earlierProblems what went wrong before the check (e.g. configuration files not loaded); fails the check
+     */
+    static boolean run(BundleContext ctx, StateChanges changes, List<String> earlierProblems, PrintStream out)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + SETTLE_NANOS;
+        Reading reading;
+        while (true) {
+            long seen = changes.version();
+            reading = read(ctx);
+            long remaining = deadline - System.nanoTime();
+            if (reading.problems().isEmpty() || remaining <= 0) {
+                break;
+            }
+            changes.awaitChangeAfter(seen, Math.min(remaining, RECHECK_NANOS));
+        }
+        List<String> problems = new ArrayList<>(earlierProblems);
+        problems.addAll(reading.problems());
+        print(ctx, new Reading(reading.components(), problems), out);
+        return problems.isEmpty();
+    }
+
+    static Reading read(BundleContext ctx) {
+        List<String> problems = new ArrayList<>();
+        Bundle[] rouse = Arrays.stream(ctx.getBundles())
+                .filter(b -> b.getSymbolicName() != null && b.getSymbolicName().startsWith(ROUSE_PREFIX))
+                .toArray(Bundle[]::new);
+        if (rouse.length == 0) {
+            problems.add("no " + ROUSE_PREFIX + "* bundle is installed");
+        }
+        for (Bundle bundle : rouse) {
+            if (!isGood(bundle)) {
+                problems.add("bundle " + bundle.getSymbolicName() + " is " + stateName(bundle));
+            }
+        }
+        List<ComponentStates.Component> components = List.of();
+        try {
+            List<ComponentStates.Component> read = ComponentStates.read(ctx, rouse);
+            if (read == null) {
+                problems.add("no ServiceComponentRuntime (Felix SCR) is registered");
+            } else {
+                components = read;
+            }
+        } catch (IllegalStateException e) {
+            problems.add("cannot read component states: " + e.getMessage());
+        }
+        for (ComponentStates.Component component : components) {
+            if (!component.ok()) {
+                problems.add("component " + component.name() + " of " + component.bundle() + " is " + component.state()
+                        + (component.why().isEmpty() ? "" : " (" + component.why() + ")"));
+            }
+        }
+        return new Reading(components, problems);
+    }
+
+    private static void print(BundleContext ctx, Reading reading, PrintStream out) {
+        for (Bundle bundle : ctx.getBundles()) {
+            out.printf(
+                    "[rouse] bundle    %-45s %-22s %s%n",
+                    bundle.getSymbolicName(), bundle.getVersion(), stateName(bundle));
+        }
+        for (ComponentStates.Component component : reading.components()) {
+            out.printf("[rouse] component %-45s %-60s %s%n", component.bundle(), component.name(), component.state());
+        }
+        if (reading.problems().isEmpty()) {
+            out.printf(
+                    "[rouse] check passed: all %s* bundles and their %d component(s) are ACTIVE%n",
+                    ROUSE_PREFIX, reading.components().size());
+        } else {
+            out.println("[rouse] check FAILED:");
+            reading.problems().forEach(p -> out.println("[rouse]   " + p));
+        }
+    }
+
+    private static boolean isGood(Bundle bundle) {
+        return BundleInstaller.isFragment(bundle)
+                ? bundle.getState() == Bundle.RESOLVED
+                : bundle.getState() == Bundle.ACTIVE;
+    }
+
+    static String stateName(Bundle bundle) {
+        return switch (bundle.getState()) {
+            case Bundle.ACTIVE -> "ACTIVE";
+            case Bundle.RESOLVED -> "RESOLVED";
+            case Bundle.INSTALLED -> "INSTALLED";
+            case Bundle.STARTING -> "STARTING";
+            case Bundle.STOPPING -> "STOPPING";
+            default -> "UNINSTALLED";
+        };
+    }
+}

@@ -1,0 +1,97 @@
+package org.rouse.runtime;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.BundleContext;
+
+/**
+ * Reads the Declarative Services components of some bundles, with their states, from the
+ * {@code ServiceComponentRuntime} service.
+ *
+ * <p>Implementation notes: everything goes through {@link ServiceReflection} on the DTOs
+ * ({@code ComponentDescriptionDTO}, {@code ComponentConfigurationDTO}, {@code UnsatisfiedReferenceDTO}); the state
+ * numbers are the constants of {@code ComponentConfigurationDTO}, copied here because the launcher cannot link to that
+ * class. A description with no configuration is reported as {@code DISABLED}, {@code FACTORY} (a component factory has
+ * configurations only for the instances it made) or {@code NO_CONFIGURATION}.
+ */
+final class ComponentStates {
+
+    static final String SCR = "org.osgi.service.component.runtime.ServiceComponentRuntime";
+
+    /** One line of the report: a component configuration, or a description without one. */
+    record Component(String bundle, String name, long id, String state, String why) {
+
+        /**
+         * ACTIVE is the goal; a component factory, or a component its author disabled by default, is where it should
+         * be as well.
+         */
+        boolean ok() {
+            return state.equals("ACTIVE") || state.equals("FACTORY") || state.equals("DISABLED_BY_DEFAULT");
+        }
+    }
+
+    private ComponentStates() {}
+
+    /**
+     * The components declared by {@code bundles}, or {@code null} while no ServiceComponentRuntime is registered.
+     */
+    static List<Component> read(BundleContext ctx, Bundle[] bundles) {
+        return ServiceReflection.withService(ctx, SCR, scr -> {
+            List<Component> result = new ArrayList<>();
+            for (Object description : (Collection<?>) scr.call("getComponentDescriptionDTOs", (Object) bundles)) {
+                String bundle = (String)
+                        ServiceReflection.field(ServiceReflection.field(description, "bundle"), "symbolicName");
+                String name = (String) ServiceReflection.field(description, "name");
+                Collection<?> configurations = (Collection<?>) scr.call("getComponentConfigurationDTOs", description);
+                if (configurations.isEmpty()) {
+                    result.add(new Component(bundle, name, -1, withoutConfiguration(scr, description), ""));
+                }
+                for (Object configuration : configurations) {
+                    int state = ((Number) ServiceReflection.field(configuration, "state")).intValue();
+                    long id = ((Number) ServiceReflection.field(configuration, "id")).longValue();
+                    result.add(new Component(bundle, name, id, stateName(state), why(configuration)));
+                }
+            }
+            return result;
+        });
+    }
+
+    private static String withoutConfiguration(ServiceReflection scr, Object description) {
+        boolean enabled = (Boolean) scr.call("isComponentEnabled", description);
+        if (!enabled) {
+            return Boolean.TRUE.equals(ServiceReflection.field(description, "defaultEnabled"))
+                    ? "DISABLED"
+                    : "DISABLED_BY_DEFAULT";
+        }
+        return ServiceReflection.field(description, "factory") != null ? "FACTORY" : "NO_CONFIGURATION";
+    }
+
+    private static String why(Object configuration) {
+        List<String> reasons = new ArrayList<>();
+        Object[] unsatisfied = (Object[]) ServiceReflection.field(configuration, "unsatisfiedReferences");
+        for (Object reference : unsatisfied == null ? new Object[0] : unsatisfied) {
+            Object target = ServiceReflection.field(reference, "target");
+            reasons.add("unsatisfied reference '" + ServiceReflection.field(reference, "name") + "'"
+                    + (target == null ? "" : " target " + target));
+        }
+        Object failure = ServiceReflection.field(configuration, "failure"); // DS 1.5
+        if (failure != null) {
+            reasons.add("activation failed: "
+                    + failure.toString().lines().findFirst().orElse(""));
+        }
+        return String.join("; ", reasons);
+    }
+
+    static String stateName(int state) {
+        return switch (state) {
+            case 1 -> "UNSATISFIED_CONFIGURATION";
+            case 2 -> "UNSATISFIED_REFERENCE";
+            case 4 -> "SATISFIED";
+            case 8 -> "ACTIVE";
+            case 16 -> "FAILED_ACTIVATION";
+            default -> "STATE_" + state;
+        };
+    }
+}

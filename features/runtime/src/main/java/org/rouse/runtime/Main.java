@@ -1,0 +1,89 @@
+package org.rouse.runtime;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.List;
+
+/**
+ * Runs the Rouse distribution: Apache Felix, the OSGi services Rouse needs and the Rouse bundles, all from one jar.
+ *
+ * <pre>
+ *   java -jar rouse-runtime.jar                   # Gogo shell on stdin; 'stop 0' (or end of input) exits with 0
+ *   java -jar rouse-runtime.jar --check           # start, print bundle and component states, stop; 0 = all ACTIVE
+ *   java -jar rouse-runtime.jar --conf=DIR        # load DIR/&lt;pid&gt;.cfg into ConfigAdmin (default: ./conf if present)
+ *   java -jar rouse-runtime.jar --bundles=DIR     # run the jars in DIR/&lt;startlevel&gt;/ instead of the embedded ones
+ * </pre>
+ *
+ * <p>Configuration files follow the Karaf convention and are watched by Apache Felix FileInstall, so edits apply while
+ * the framework runs: {@code DIR/org.rouse.timer.engine.cfg} configures PID {@code org.rouse.timer.engine},
+ * {@code DIR/<factoryPid>-<name>.cfg} creates a factory configuration. A {@code .cfg} file uses
+ * {@link java.util.Properties} syntax and every value is a String: Declarative Services converts it to the type of the
+ * component's configuration attribute ({@code "250"} becomes an {@code int}, {@code "true"} a {@code boolean}, a single
+ * value becomes a one-element array). For typed or multi-valued properties use a {@code .config} file (Felix typed
+ * syntax, e.g. {@code ports = I["7000","7001"]}). All files are in ConfigAdmin before the Rouse bundles start.
+ *
+ * <p>Framework and FileInstall properties can be overridden with system properties, e.g.
+ * {@code -Dfelix.fileinstall.poll=500} or {@code -Dgosh.args=--nointeractive}.
+ *
+ * <p>Exit codes: 0 on a clean stop (or a passing {@code --check}), 1 when the check fails or the framework stops on an
+ * error, 2 on bad arguments.
+ */
+public final class Main {
+
+    private static final String USAGE = "usage: java -jar rouse-runtime.jar [--check] [--conf=DIR] [--bundles=DIR]";
+
+    private Main() {}
+
+    /**
+     * Parses the arguments, runs the framework and exits the VM with the launcher's exit code.
+     *
+     * @param args {@code --check}, {@code --conf=DIR}, {@code --bundles=DIR}, in any order
+     * @throws Exception if the framework cannot be created or started
+     */
+    public static void main(String[] args) throws Exception {
+        LaunchOptions options;
+        try {
+            options = LaunchOptions.parse(List.of(args), Paths.get(""));
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.err.println(USAGE);
+            System.exit(2);
+            return;
+        }
+        System.exit(new Launcher(options).run());
+    }
+
+    /** What the command line asked for. */
+    record LaunchOptions(boolean check, Path confDir, Path bundleDir) {
+
+        static LaunchOptions parse(List<String> args, Path workingDir) {
+            boolean check = false;
+            Path conf = null;
+            Path bundles = null;
+            for (String arg : args) {
+                if (arg.equals("--check")) {
+                    check = true;
+                } else if (arg.startsWith("--conf=")) {
+                    conf = existingDirectory("--conf", arg.substring("--conf=".length()));
+                } else if (arg.startsWith("--bundles=")) {
+                    bundles = existingDirectory("--bundles", arg.substring("--bundles=".length()));
+                } else {
+                    throw new IllegalArgumentException("unknown argument: " + arg);
+                }
+            }
+            if (conf == null && Files.isDirectory(workingDir.resolve("conf"))) {
+                conf = workingDir.resolve("conf").toAbsolutePath();
+            }
+            return new LaunchOptions(check, conf, bundles);
+        }
+
+        private static Path existingDirectory(String flag, String value) {
+            Path dir = Paths.get(value).toAbsolutePath().normalize();
+            if (!Files.isDirectory(dir)) {
+                throw new IllegalArgumentException(flag + ": not a directory: " + dir);
+            }
+            return dir;
+        }
+    }
+}
