@@ -51,20 +51,22 @@ public class LockAndSelectorSwapIT extends RouseTestSupport {
         AtomicBoolean running = new AtomicBoolean(true);
         List<Thread> threads = new ArrayList<>();
         for (int i = 0; i < 8; i++) {
-            Thread thread = new Thread(() -> {
-                while (running.get()) {
-                    lock.lock();
-                    try {
-                        if (inside.incrementAndGet() != 1) {
-                            violations.incrementAndGet();
+            Thread thread = new Thread(
+                    () -> {
+                        while (running.get()) {
+                            lock.lock();
+                            try {
+                                if (inside.incrementAndGet() != 1) {
+                                    violations.incrementAndGet();
+                                }
+                                acquisitions.incrementAndGet();
+                                inside.decrementAndGet();
+                            } finally {
+                                lock.unlock();
+                            }
                         }
-                        acquisitions.incrementAndGet();
-                        inside.decrementAndGet();
-                    } finally {
-                        lock.unlock();
-                    }
-                }
-            }, "lock-swap-it-" + i);
+                    },
+                    "lock-swap-it-" + i);
             thread.start();
             threads.add(thread);
         }
@@ -79,7 +81,8 @@ public class LockAndSelectorSwapIT extends RouseTestSupport {
             updateFromJar(provider);
             long updated = acquisitions.get();
             await().atMost(Duration.ofSeconds(10)).until(() -> acquisitions.get() > updated + 1000);
-            await().atMost(Duration.ofSeconds(10)).until(() -> locks.strategies().contains("jdk"));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> locks.strategies().contains("jdk"));
         } finally {
             running.set(false);
             for (Thread thread : threads) {
@@ -109,26 +112,27 @@ public class LockAndSelectorSwapIT extends RouseTestSupport {
         AtomicBoolean running = new AtomicBoolean(true);
         CountDownLatch clientsDone = new CountDownLatch(4);
         for (int i = 0; i < 4; i++) {
-            new Thread(() -> {
-                        try (SocketChannel client = SocketChannel.open(server.getLocalAddress())) {
-                            ByteBuffer out = ByteBuffer.allocate(1);
-                            ByteBuffer in = ByteBuffer.allocate(1);
-                            while (running.get()) {
-                                out.clear().put((byte) 42).flip();
-                                client.write(out);
-                                in.clear();
-                                if (client.read(in) != 1 || in.get(0) != 42) {
-                                    throw new IOException("bad echo");
+            new Thread(
+                            () -> {
+                                try (SocketChannel client = SocketChannel.open(server.getLocalAddress())) {
+                                    ByteBuffer out = ByteBuffer.allocate(1);
+                                    ByteBuffer in = ByteBuffer.allocate(1);
+                                    while (running.get()) {
+                                        out.clear().put((byte) 42).flip();
+                                        client.write(out);
+                                        in.clear();
+                                        if (client.read(in) != 1 || in.get(0) != 42) {
+                                            throw new IOException("bad echo");
+                                        }
+                                        calls.incrementAndGet();
+                                    }
+                                } catch (Throwable t) {
+                                    failure.compareAndSet(null, t);
+                                } finally {
+                                    clientsDone.countDown();
                                 }
-                                calls.incrementAndGet();
-                            }
-                        } catch (Throwable t) {
-                            failure.compareAndSet(null, t);
-                        } finally {
-                            clientsDone.countDown();
-                        }
-                    },
-                    "selector-swap-it-" + i)
+                            },
+                            "selector-swap-it-" + i)
                     .start();
         }
         try {
@@ -140,12 +144,12 @@ public class LockAndSelectorSwapIT extends RouseTestSupport {
             updateFromJar(provider);
             long updated = calls.get();
             await().atMost(Duration.ofSeconds(20)).until(() -> calls.get() > updated + 200 || failure.get() != null);
+            assertTrue("the server channel survived the swaps", server.isOpen() && acceptor.isValid());
         } finally {
             running.set(false);
             assertTrue(clientsDone.await(20, TimeUnit.SECONDS));
             acceptor.close();
         }
         assertEquals("no call failed across the swap", null, failure.get());
-        assertTrue("the acceptor's channel was not closed by the swap", !server.isOpen()); // closed by acceptor.close()
     }
 }
