@@ -10,37 +10,26 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.osgi.service.component.annotations.Activate;
-import org.osgi.service.component.annotations.Component;
-import org.osgi.service.component.annotations.Deactivate;
-import org.osgi.service.metatype.annotations.Designate;
-import org.rouse.config.ConfigCheck;
 import org.rouse.timer.spi.TimerEngine;
 import org.rouse.timer.spi.TimerEntry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The first timer engine: deadlines on a one-thread {@link ScheduledThreadPoolExecutor} (its thread waits exactly
+ * An alternative timer engine kept for comparison (tests swap between it and the wheel; benchmarks measure against
+ * it) and not registered as a service: deadlines on a one-thread {@link ScheduledThreadPoolExecutor} (its thread waits exactly
  * until the earliest deadline, never on a tick), handlers on a fixed worker pool.
  *
  * <p>Implementation notes. {@link #armed} maps each armed entry to its scheduled future; removing an entry from it is
  * the single point that decides between expiry, disarm and drain, so each arming leaves at most one way. {@link #arm}
  * and {@link #drain} both run under {@link #lifecycle}, which makes them linearizable as the SPI requires; a drained
  * engine accepts entries again, a shut-down one never. The scheduler is built with remove-on-cancel, so a cancelled timer leaves the
- * heap at once instead of at its deadline. Costs: O(log n) per arm and disarm (the heap); a later engine replaces this
- * with a hierarchical timing wheel.
+ * heap at once instead of at its deadline. Costs: O(log n) per arm and disarm (the heap); {@link WheelTimerEngine}, the
+ * default, is O(1).
  */
-@Component(
-        service = TimerEngine.class,
-        configurationPid = ScheduledTimerEngine.PID,
-        property = {TimerEngine.ENGINE_NAME + "=" + ScheduledTimerEngine.NAME})
-@Designate(ocd = TimerEngineConfig.class)
 public final class ScheduledTimerEngine implements TimerEngine {
 
-    static final String PID = "org.rouse.timer.engine";
     static final String NAME = "jdk-scheduled";
-    static final int DEFAULT_WORKERS = 4;
 
     private static final Logger LOG = LoggerFactory.getLogger(ScheduledTimerEngine.class);
 
@@ -56,8 +45,7 @@ public final class ScheduledTimerEngine implements TimerEngine {
     /** Set under {@link #lifecycle} by shutdown; final. */
     private boolean shutDown;
 
-    /** For DS. */
-    public ScheduledTimerEngine() {}
+    private ScheduledTimerEngine() {}
 
     /** For tests and benchmarks: an engine started at once with {@code workerThreads} workers. */
     public static ScheduledTimerEngine started(int workerThreads) {
@@ -66,28 +54,12 @@ public final class ScheduledTimerEngine implements TimerEngine {
         return engine;
     }
 
-    @Activate
-    void activate(TimerEngineConfig config) {
-        ConfigCheck check = new ConfigCheck(PID);
-        int threads = (int) check.inRange("worker.threads", config.worker_threads(), 1, 1024);
-        if (!check.passed()) {
-            LOG.error(check.rejection());
-            threads = DEFAULT_WORKERS; // nothing good was in force before: the defaults are the last good ones
-        }
-        start(threads);
-    }
-
     private void start(int workerThreads) {
         dispatcher = new ScheduledThreadPoolExecutor(1, new NamedThreads("rouse-timer-dispatcher"));
         dispatcher.setRemoveOnCancelPolicy(true);
         dispatcher.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
         workers = Executors.newFixedThreadPool(workerThreads, new NamedThreads("rouse-timer-worker"));
         LOG.info("Timer engine {} started with {} worker threads", NAME, workerThreads);
-    }
-
-    @Deactivate
-    void deactivate() {
-        shutdown();
     }
 
     /** Drains (if the front has not), stops the dispatcher, lets queued handlers finish and stops the workers. */

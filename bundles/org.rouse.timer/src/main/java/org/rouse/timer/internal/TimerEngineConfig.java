@@ -3,15 +3,31 @@ package org.rouse.timer.internal;
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
-/** The timer engine's machinery. A change re-creates the engine, which the timer front handles as a hot swap. */
+/**
+ * The timer engine's machinery. Changes apply in place, without a swap; an invalid set is rejected whole and the last
+ * good configuration stays.
+ */
 @ObjectClassDefinition(
-        id = ScheduledTimerEngine.PID,
+        id = WheelTimerEngine.PID,
         name = "Rouse timer engine",
-        description = "Threads of the timer engine. Changing them swaps in a new engine; pending timers move to it.")
+        description = "Threads and timing wheel of the timer engine. Changes apply in place; pending timers stay.")
 @interface TimerEngineConfig {
 
     @AttributeDefinition(
             name = "Worker threads",
             description = "Threads that run timer handlers; one owner uses at most one at a time. Range 1 to 1024.")
-    int worker_threads() default 4;
+    int worker_threads() default WheelTimerEngine.DEFAULT_WORKERS;
+
+    @AttributeDefinition(
+            name = "Spin (µs)",
+            description = "The dispatcher parks until this long before a deadline and then spins, trading CPU for"
+                    + " lower lateness. 0 (the default) never spins. Range 0 to 1000.")
+    long spin_micros() default 0;
+
+    @AttributeDefinition(
+            name = "Wheel tick (µs)",
+            description = "Width of a slot of the timing wheel's lowest level, rounded down to a power of two"
+                    + " nanoseconds. Timers still fire at their exact deadline; the tick only decides how timers are"
+                    + " grouped. Range 1 to 1000000.")
+    long tick_micros() default WheelTimerEngine.DEFAULT_TICK_MICROS;
 }

@@ -29,12 +29,12 @@ import org.rouse.timer.TimerState;
 class TimerServiceTest {
 
     private final TimerCore core = new TimerCore();
-    private ScheduledTimerEngine engine;
+    private WheelTimerEngine engine;
     private BundleTimerView timers;
 
     @BeforeEach
     void start() {
-        engine = ScheduledTimerEngine.started(4);
+        engine = WheelTimerEngine.started(4);
         core.useEngine(engine);
         timers = core.newView("test");
     }
@@ -62,7 +62,7 @@ class TimerServiceTest {
         assertFalse(timer.cancel(), "cancel after firing prevents nothing");
         assertEquals(1, timers.statistics().fired());
         assertEquals(0, timers.statistics().pending());
-        assertEquals("jdk-scheduled", timers.statistics().engine());
+        assertEquals("wheel", timers.statistics().engine());
     }
 
     @Test

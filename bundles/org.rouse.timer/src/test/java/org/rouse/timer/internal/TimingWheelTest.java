@@ -1,0 +1,245 @@
+package org.rouse.timer.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.rouse.timer.spi.TimerEntry;
+
+/** The wheel alone, on a synthetic clock: placement, cascading, bitmap search, removal, wrap-around, far deadlines. */
+class TimingWheelTest {
+
+    /** Ticks of 1024 ns, so level k slots are 1024 * 64^k ns wide. */
+    private static final int SHIFT = 10;
+
+    private static final long TICK = 1L << SHIFT;
+    /** A clock origin near the nanoTime wrap-around, so every deadline comparison crosses it. */
+    private static final long ORIGIN = Long.MAX_VALUE - 5_000_000L;
+
+    private final TimingWheel wheel = new TimingWheel(ORIGIN, SHIFT);
+
+    private WheelNode add(long delayNanos) {
+        WheelNode node = new WheelNode(this, new Entry(ORIGIN + delayNanos));
+        wheel.add(node);
+        wheel.checkInvariants();
+        return node;
+    }
+
+    private List<TimerEntry> advanceTo(long offsetNanos) {
+        List<TimerEntry> due = new ArrayList<>();
+        wheel.advance(ORIGIN + offsetNanos, due);
+        wheel.checkInvariants();
+        return due;
+    }
+
+    private static long ticksAtLevel(int level) {
+        return 1L << (TimingWheel.SLOT_BITS * level);
+    }
+
+    @Test
+    void entriesGoToTheLevelOfTheirHighestDifferingDigit() {
+        for (int level = 0; level < TimingWheel.LEVELS; level++) {
+            WheelNode node = add(3 * ticksAtLevel(level) * TICK + 5);
+            assertEquals(level, TimingWheel.levelOf(node), "level of an entry 3 slots out at level " + level);
+        }
+        WheelNode beyond = add((1L << (TimingWheel.SLOT_BITS * TimingWheel.LEVELS)) * TICK * 2);
+        assertEquals(WheelNode.OVERFLOW, TimingWheel.levelOf(beyond));
+        WheelNode now = add(TICK / 2); // same tick as current: straight to the exact-deadline heap
+        assertEquals(WheelNode.CURRENT, TimingWheel.levelOf(now));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2, 3, 4, 5})
+    void anEntryCascadesDownEveryLevelAndFiresAtItsDeadlineNotBefore(int level) {
+        long deadline = 5 * ticksAtLevel(level) * TICK + 3 * ticksAtLevel(level - 1) * TICK + 77;
+        WheelNode node = add(deadline);
+        assertEquals(level, TimingWheel.levelOf(node));
+        long cascadedBefore = wheel.cascaded();
+
+        assertTrue(advanceTo(deadline - 1).isEmpty(), "fired early");
+        assertEquals(WheelNode.CURRENT, TimingWheel.levelOf(node), "should have cascaded down to the current tick");
+        assertTrue(wheel.cascaded() > cascadedBefore);
+        assertEquals(deadline + ORIGIN, wheel.nextWakeNanos(), "parks until the exact deadline");
+        assertEquals(List.of(node.entry), advanceTo(deadline));
+        assertTrue(wheel.isEmpty());
+    }
+
+    @Test
+    void theNextWakeIsTheEarliestDeadlineEvenForAFarSlot() {
+        long far = 7 * ticksAtLevel(3) * TICK + 12_345;
+        add(far);
+        add(far + 1_000_000);
+        assertEquals(ORIGIN + far, wheel.nextWakeNanos(), "a far timer is woken for at its deadline, no cascade tick");
+        add(40 * TICK + 9);
+        assertEquals(ORIGIN + 40 * TICK + 9, wheel.nextWakeNanos(), "the bitmap search finds the level-0 slot");
+    }
+
+    @Test
+    void theBitmapSearchSkipsEmptySlotsInOneStep() {
+        WheelNode a = add(63 * TICK);
+        WheelNode b = add(2 * TICK);
+        assertEquals(ORIGIN + 2 * TICK, wheel.nextWakeNanos());
+        wheel.remove(b);
+        wheel.checkInvariants();
+        assertEquals(ORIGIN + 63 * TICK, wheel.nextWakeNanos());
+        assertEquals(List.of(a.entry), advanceTo(63 * TICK));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 2, 3, 4, 5, 6})
+    void cancelAtEveryLevelRemovesTheEntryAtOnce(int level) {
+        long deadline = level == TimingWheel.LEVELS
+                ? (1L << (TimingWheel.SLOT_BITS * TimingWheel.LEVELS)) * TICK * 3
+                : 9 * ticksAtLevel(level) * TICK + 1;
+        WheelNode keep = add(deadline + 10);
+        WheelNode node = add(deadline);
+        assertEquals(level == TimingWheel.LEVELS ? WheelNode.OVERFLOW : level, TimingWheel.levelOf(node));
+        assertEquals(2, wheel.size());
+        wheel.remove(node);
+        wheel.checkInvariants();
+        assertFalse(node.isAttached());
+        assertEquals(1, wheel.size());
+        assertEquals(List.of(keep.entry), advanceTo(deadline + 10));
+        assertTrue(wheel.isEmpty());
+    }
+
+    @Test
+    void cancelInTheCurrentTickHeap() {
+        WheelNode a = add(100);
+        WheelNode b = add(200);
+        wheel.remove(a);
+        wheel.checkInvariants();
+        assertEquals(List.of(b.entry), advanceTo(TICK));
+    }
+
+    @Test
+    void wrapAroundOfEveryLevelKeepsOrder() {
+        // Walk time across many level-1 and level-2 boundaries with timers straddling each one.
+        List<WheelNode> nodes = new ArrayList<>();
+        for (long t = 60; t < 3 * ticksAtLevel(2) + 70; t += 61) {
+            nodes.add(add(t * TICK + (t % 7)));
+        }
+        List<TimerEntry> fired = new ArrayList<>();
+        for (long now = 0; !wheel.isEmpty(); now += 37 * TICK) {
+            List<TimerEntry> due = advanceTo(now);
+            for (TimerEntry entry : due) {
+                assertTrue(entry.deadlineNanos() - (ORIGIN + now) <= 0, "fired early");
+                assertTrue(entry.deadlineNanos() - (ORIGIN + now - 37 * TICK) > 0, "fired late");
+            }
+            fired.addAll(due);
+        }
+        assertEquals(nodes.size(), fired.size());
+        for (int i = 1; i < fired.size(); i++) {
+            assertTrue(fired.get(i).deadlineNanos() - fired.get(i - 1).deadlineNanos() >= 0, "out of order at " + i);
+        }
+    }
+
+    @Test
+    void farDeadlinesWaitInTheOverflowHeapAndEnterTheWheelInTime() {
+        long span = (1L << (TimingWheel.SLOT_BITS * TimingWheel.LEVELS)) * TICK;
+        WheelNode far = add(span * 5 + 123);
+        WheelNode farther = add(span * 9 + 7);
+        assertEquals(WheelNode.OVERFLOW, TimingWheel.levelOf(far));
+        assertEquals(ORIGIN + span * 5 + 123, wheel.nextWakeNanos());
+        assertTrue(advanceTo(span * 5).isEmpty());
+        assertTrue(TimingWheel.levelOf(far) >= 0 || TimingWheel.levelOf(far) == WheelNode.CURRENT);
+        assertEquals(WheelNode.OVERFLOW, TimingWheel.levelOf(farther));
+        assertEquals(List.of(far.entry), advanceTo(span * 5 + 123));
+        assertEquals(List.of(farther.entry), advanceTo(span * 9 + 7));
+    }
+
+    @Test
+    void aDeadlineInThePastIsDueAtOnce() {
+        WheelNode late = new WheelNode(this, new Entry(ORIGIN - 1_000_000));
+        wheel.add(late);
+        assertEquals(List.of(late.entry), advanceTo(0));
+    }
+
+    @Test
+    void randomScheduleCancelAndAdvanceMatchesASortedModel() {
+        Random random = new Random(42);
+        List<WheelNode> live = new ArrayList<>();
+        long now = 0;
+        for (int round = 0; round < 20_000; round++) {
+            int action = random.nextInt(10);
+            if (action < 5) {
+                long delay = switch (random.nextInt(4)) {
+                    case 0 -> random.nextInt((int) TICK * 4);
+                    case 1 -> random.nextInt(1 << 20);
+                    case 2 -> (long) random.nextInt(1 << 30) * 8;
+                    default -> random.nextLong(1L << 45);
+                };
+                live.add(add(now + delay));
+            } else if (action < 7 && !live.isEmpty()) {
+                WheelNode node = live.remove(random.nextInt(live.size()));
+                wheel.remove(node);
+            } else {
+                now += random.nextInt(1 << 22);
+                long until = now;
+                List<TimerEntry> due = advanceTo(now);
+                List<WheelNode> expected = new ArrayList<>();
+                for (WheelNode node : live) {
+                    if (node.deadlineNanos - (ORIGIN + until) <= 0) {
+                        expected.add(node);
+                    }
+                }
+                expected.sort(Comparator.comparingLong(n -> n.deadlineNanos - ORIGIN));
+                assertEquals(expected.size(), due.size(), "due count at round " + round);
+                for (int i = 0; i < due.size(); i++) {
+                    assertEquals(expected.get(i).deadlineNanos, due.get(i).deadlineNanos());
+                }
+                live.removeAll(expected);
+            }
+            assertEquals(live.size(), wheel.size());
+        }
+    }
+
+    @Test
+    void removeAllEmptiesEveryStructure() {
+        add(5);
+        add(300 * TICK);
+        add(5 * ticksAtLevel(4) * TICK);
+        add((1L << 40) * TICK);
+        List<WheelNode> out = new ArrayList<>();
+        wheel.removeAll(out::add);
+        assertEquals(4, out.size());
+        assertTrue(wheel.isEmpty());
+        wheel.checkInvariants();
+        out.forEach(node -> assertFalse(node.isAttached()));
+    }
+
+    /** A bare entry with a fixed deadline. */
+    static final class Entry implements TimerEntry {
+        private final long deadline;
+        private Object slot;
+
+        Entry(long deadline) {
+            this.deadline = deadline;
+        }
+
+        @Override
+        public long deadlineNanos() {
+            return deadline;
+        }
+
+        @Override
+        public void expire() {}
+
+        @Override
+        public Object engineSlot() {
+            return slot;
+        }
+
+        @Override
+        public void engineSlot(Object slot) {
+            this.slot = slot;
+        }
+    }
+}
