@@ -343,6 +343,16 @@ public final class WheelTimerEngine implements TimerEngine {
         due.clear();
     }
 
+    /** Whether the dispatcher has decided to park (and has not been signalled since). */
+    boolean dispatcherParked() {
+        return !awake;
+    }
+
+    /** The configuration in force. */
+    Settings settings() {
+        return settings;
+    }
+
     @Override
     public String toString() {
         return "WheelTimerEngine[" + settings + "]";

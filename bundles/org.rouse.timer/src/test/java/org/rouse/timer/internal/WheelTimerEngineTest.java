@@ -1,0 +1,282 @@
+package org.rouse.timer.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.annotation.Annotation;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.rouse.timer.spi.TimerEntry;
+
+/** The wheel engine on real threads: signalling, idle behaviour, configuration, and the schedule/cancel/fire race. */
+@Timeout(60)
+class WheelTimerEngineTest {
+
+    private final List<WheelTimerEngine> engines = new ArrayList<>();
+
+    private WheelTimerEngine engine(int workers, long spinMicros, long tickMicros) {
+        WheelTimerEngine engine = WheelTimerEngine.started(workers, spinMicros, tickMicros);
+        engines.add(engine);
+        return engine;
+    }
+
+    @AfterEach
+    void stop() {
+        engines.forEach(WheelTimerEngine::shutdown);
+    }
+
+    @Test
+    void anEarlierTimerWakesTheDispatcherParkedForALaterOne() throws Exception {
+        WheelTimerEngine engine = engine(1, 0, 1000);
+        Probe far = new Probe(System.nanoTime() + TimeUnit.HOURS.toNanos(1));
+        assertTrue(engine.arm(far));
+        Probe near = new Probe(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20));
+        assertTrue(engine.arm(near));
+        assertTrue(near.fired.await(10, TimeUnit.SECONDS), "the dispatcher slept through an earlier deadline");
+        assertTrue(near.firedAt - near.deadline >= 0, "fired early");
+        assertEquals(1, engine.armedCount());
+        assertTrue(engine.disarm(far));
+        assertEquals(0, engine.armedCount());
+    }
+
+    @Test
+    void noWakeupsWhileNothingIsDue() throws Exception {
+        WheelTimerEngine engine = engine(2, 0, 1000);
+        long start = System.nanoTime() + TimeUnit.HOURS.toNanos(1);
+        for (int i = 0; i < 100_000; i++) {
+            engine.arm(new Probe(start + i * 10_000L)); // spread over 1 s, an hour from now
+        }
+        // The window: a sentinel due in 300 ms. Arming it wakes the dispatcher once (an earlier deadline), its
+        // deadline once more; the 100,000 far timers must add nothing, not even a cascade.
+        long before = engine.dispatcherWakeups();
+        Probe sentinel = new Probe(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300));
+        engine.arm(sentinel);
+        assertTrue(sentinel.fired.await(10, TimeUnit.SECONDS));
+        long during = engine.dispatcherWakeups() - before;
+        assertTrue(during <= 2, "dispatcher woke " + during + " times for one timer");
+        assertEquals(100_000, engine.armedCount());
+        assertEquals(1, engine.expired());
+    }
+
+    @Test
+    void aTimerArmedWithNothingElsePendingWakesAParkedDispatcher() throws Exception {
+        WheelTimerEngine engine = engine(1, 0, 1000);
+        for (int i = 0; i < 3; i++) {
+            Awaitility.await().until(engine::dispatcherParked);
+            Probe probe = new Probe(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(5));
+            engine.arm(probe);
+            assertTrue(probe.fired.await(10, TimeUnit.SECONDS));
+        }
+        assertEquals(3, engine.signals(), "one unpark per timer armed while the dispatcher was parked");
+    }
+
+    @Test
+    void spinModeFiresAtTheDeadlineAndStillWakesForEarlierTimers() throws Exception {
+        WheelTimerEngine engine = engine(1, 200, 1000);
+        Probe later = new Probe(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200));
+        engine.arm(later);
+        Probe sooner = new Probe(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(10));
+        engine.arm(sooner);
+        assertTrue(sooner.fired.await(10, TimeUnit.SECONDS));
+        assertTrue(later.fired.await(10, TimeUnit.SECONDS));
+        assertTrue(sooner.firedAt - sooner.deadline >= 0 && later.firedAt - later.deadline >= 0, "fired early");
+    }
+
+    @Test
+    void changingTheTickKeepsEveryTimerAndAnInvalidChangeIsRejected() throws Exception {
+        WheelTimerEngine engine = engine(1, 0, 1000);
+        List<Probe> probes = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            Probe probe = new Probe(System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(i * 300L));
+            probes.add(probe);
+            engine.arm(probe);
+        }
+        engine.modified(config(3, 0, 64));
+        engine.modified(config(0, -1, 0)); // every value out of range: rejected whole
+        for (Probe probe : probes) {
+            assertTrue(probe.fired.await(10, TimeUnit.SECONDS));
+            assertEquals(1, probe.runs.get());
+        }
+        assertEquals(new WheelTimerEngine.Settings(3, 0, 64), engine.settings());
+        assertEquals(0, engine.armedCount());
+    }
+
+    @Test
+    void settingsRoundTheTickDownToAPowerOfTwo() {
+        assertEquals(19, new WheelTimerEngine.Settings(1, 0, 1000).tickShift()); // 524,288 ns
+        assertEquals(9, new WheelTimerEngine.Settings(1, 0, 1).tickShift()); // 512 ns
+        assertEquals(29, new WheelTimerEngine.Settings(1, 0, 1_000_000).tickShift());
+    }
+
+    /**
+     * A jcstress-style race: one thread arms an entry due now, one disarms it, one drains the engine. Whatever the
+     * interleaving, exactly one of expire, disarm and drain gets each entry, and nothing stays armed.
+     */
+    @Test
+    void armDisarmDrainAndExpireRaceLeavesEachEntryWithExactlyOneOwner() throws Exception {
+        WheelTimerEngine engine = engine(1, 0, 1);
+        for (int round = 0; round < 2000; round++) {
+            Probe probe =
+                    new Probe(System.nanoTime() + ThreadLocalRandom.current().nextInt(200_000));
+            CyclicBarrier start = new CyclicBarrier(2);
+            AtomicInteger disarmed = new AtomicInteger();
+            List<TimerEntry> drained = new java.util.concurrent.CopyOnWriteArrayList<>();
+            Thread canceller = new Thread(() -> {
+                await(start);
+                if (engine.disarm(probe)) {
+                    disarmed.incrementAndGet();
+                }
+            });
+            Thread drainer = new Thread(() -> {
+                await(start);
+                drained.addAll(engine.drain());
+            });
+            assertTrue(engine.arm(probe));
+            canceller.start();
+            drainer.start();
+            canceller.join();
+            drainer.join();
+            // Entries expire in deadline order, so once a later fence has expired, the probe has too, if it will.
+            Probe fence = new Probe(Math.max(System.nanoTime(), probe.deadline + 1));
+            engine.arm(fence);
+            assertTrue(fence.fired.await(10, TimeUnit.SECONDS));
+            int owners = disarmed.get() + drained.size() + probe.runs.get();
+            assertEquals(
+                    1,
+                    owners,
+                    "round " + round + ": disarmed " + disarmed + ", drained " + drained.size() + ", expired "
+                            + probe.runs.get());
+            assertEquals(0, engine.armedCount());
+        }
+    }
+
+    @Test
+    void manyThreadsSchedulingAndCancellingLoseNothingAndFireNothingTwice() throws Exception {
+        WheelTimerEngine engine = engine(2, 0, 64);
+        int threads = 8;
+        int perThread = 20_000;
+        AtomicLong disarmed = new AtomicLong();
+        List<Probe> all = java.util.Collections.synchronizedList(new ArrayList<>());
+        CountDownLatch done = new CountDownLatch(threads);
+        for (int t = 0; t < threads; t++) {
+            new Thread(() -> {
+                        ThreadLocalRandom random = ThreadLocalRandom.current();
+                        List<Probe> mine = new ArrayList<>();
+                        for (int i = 0; i < perThread; i++) {
+                            long delay = switch (random.nextInt(3)) {
+                                case 0 -> random.nextLong(2_000_000);
+                                case 1 -> random.nextLong(200_000_000);
+                                default -> random.nextLong(TimeUnit.DAYS.toNanos(400));
+                            };
+                            Probe probe = new Probe(System.nanoTime() + delay);
+                            engine.arm(probe);
+                            mine.add(probe);
+                            if (random.nextInt(3) == 0) {
+                                Probe victim = mine.get(random.nextInt(mine.size()));
+                                if (engine.disarm(victim)) {
+                                    victim.disarmed.incrementAndGet();
+                                    disarmed.incrementAndGet();
+                                }
+                            }
+                        }
+                        all.addAll(mine);
+                        done.countDown();
+                    })
+                    .start();
+        }
+        assertTrue(done.await(30, TimeUnit.SECONDS));
+        List<TimerEntry> rest = engine.drain();
+        for (TimerEntry entry : rest) {
+            ((Probe) entry).disarmed.incrementAndGet();
+        }
+        // Drained and disarmed ones never fire; every other one fired (or fires shortly, if due now) exactly once.
+        for (Probe probe : all) {
+            if (probe.disarmed.get() == 0) {
+                assertTrue(probe.fired.await(10, TimeUnit.SECONDS), "lost a timer");
+            }
+        }
+        for (Probe probe : all) {
+            assertEquals(1, probe.disarmed.get() + probe.runs.get(), "disarmed and fired, or neither");
+        }
+        assertEquals(0, engine.armedCount());
+        assertTrue(disarmed.get() > 0 && !rest.isEmpty(), "the test exercised disarm and drain");
+    }
+
+    private static void await(CyclicBarrier barrier) {
+        try {
+            barrier.await();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static TimerEngineConfig config(int workers, long spin, long tick) {
+        return new TimerEngineConfig() {
+            @Override
+            public Class<? extends Annotation> annotationType() {
+                return TimerEngineConfig.class;
+            }
+
+            @Override
+            public int worker_threads() {
+                return workers;
+            }
+
+            @Override
+            public long spin_micros() {
+                return spin;
+            }
+
+            @Override
+            public long tick_micros() {
+                return tick;
+            }
+        };
+    }
+
+    /** An entry that records when and how often it expired. */
+    static final class Probe implements TimerEntry {
+        final long deadline;
+        final CountDownLatch fired = new CountDownLatch(1);
+        final AtomicInteger runs = new AtomicInteger();
+        final AtomicInteger disarmed = new AtomicInteger();
+        volatile long firedAt;
+        private Object slot;
+
+        Probe(long deadline) {
+            this.deadline = deadline;
+        }
+
+        @Override
+        public long deadlineNanos() {
+            return deadline;
+        }
+
+        @Override
+        public void expire() {
+            firedAt = System.nanoTime();
+            runs.incrementAndGet();
+            fired.countDown();
+        }
+
+        @Override
+        public Object engineSlot() {
+            return slot;
+        }
+
+        @Override
+        public void engineSlot(Object slot) {
+            this.slot = slot;
+        }
+    }
+}
