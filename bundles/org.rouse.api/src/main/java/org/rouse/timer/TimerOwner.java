@@ -66,6 +66,31 @@ public interface TimerOwner extends AutoCloseable {
      */
     Timer scheduleWithFixedDelay(Duration initialDelay, Duration delay, TimerHandler handler);
 
+    /**
+     * Returns a new {@link java.util.concurrent.ScheduledExecutorService} whose tasks are timers of this owner: they
+     * run one at a time with this owner's other handlers, on the provider's workers, and survive engine swaps.
+     *
+     * <p>Its semantics are the JDK's ({@link java.util.concurrent.ScheduledThreadPoolExecutor} with its default
+     * policies): a periodic task that throws stops, and its future completes with the exception; {@code shutdown}
+     * rejects new tasks, cancels this view's periodic tasks and lets its delayed one-shots run; {@code shutdownNow}
+     * disarms this view's tasks, returns those that were waiting and interrupts those running. Both affect only the
+     * tasks of this view, never other timers of the owner or anyone else's. Differences: periods shorter than the
+     * {@linkplain TimerService#minimumInterval() minimum interval} are raised to it, and a fixed-rate task that
+     * overruns its period coalesces the missed runs into one instead of running them back to back. Closing the owner
+     * cancels the view's tasks and shuts it down.
+     *
+     * <pre>{@code
+     * ScheduledExecutorService executor = owner.asScheduledExecutorService();
+     * ScheduledFuture<?> poll = executor.scheduleWithFixedDelay(this::poll, 0, 1, TimeUnit.SECONDS);
+     * ...
+     * executor.shutdown();
+     * }</pre>
+     *
+     * @throws IllegalStateException if this owner is closed
+     * @since 1.1
+     */
+    java.util.concurrent.ScheduledExecutorService asScheduledExecutorService();
+
     /** How many of this owner's timers are waiting for their deadline now. */
     int pendingCount();
 

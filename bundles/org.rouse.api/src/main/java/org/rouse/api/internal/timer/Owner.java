@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
 import org.rouse.api.internal.Arguments;
 import org.rouse.timer.Timer;
 import org.rouse.timer.TimerHandler;
@@ -23,6 +24,8 @@ final class Owner implements TimerOwner {
     private final SerialQueue queue;
     /** Timers that may still run; added by schedulers, removed when fired for good or cancelled. */
     private final Set<TimerHandle> live = ConcurrentHashMap.newKeySet();
+    /** Executor views not yet terminated; closed with the owner. */
+    private final Set<OwnerExecutor> executors = ConcurrentHashMap.newKeySet();
     /** Set once by close; read by every schedule. */
     private volatile boolean closed;
 
@@ -46,6 +49,21 @@ final class Owner implements TimerOwner {
 
     void remember(TimerHandle timer) {
         live.add(timer);
+    }
+
+    void forget(OwnerExecutor executor) {
+        executors.remove(executor);
+    }
+
+    @Override
+    public ScheduledExecutorService asScheduledExecutorService() {
+        checkOpen();
+        OwnerExecutor executor = new OwnerExecutor(this);
+        executors.add(executor);
+        if (closed) {
+            executor.ownerClosed();
+        }
+        return executor;
     }
 
     void checkOpen() {
@@ -131,6 +149,9 @@ final class Owner implements TimerOwner {
             timer.cancel(false);
         }
         live.clear();
+        for (OwnerExecutor executor : executors) {
+            executor.ownerClosed();
+        }
         view.forget(this);
     }
 
