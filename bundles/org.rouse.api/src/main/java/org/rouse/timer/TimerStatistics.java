@@ -28,7 +28,7 @@ public interface TimerStatistics {
     /** Handler runs that took longer than the configured slow-handler threshold. */
     long slowHandlers();
 
-    /** How late handlers started after their deadline (sampled). */
+    /** How late handlers started after their deadline: every event since the view was created (HdrHistogram, 3 significant digits). */
     Percentiles lateness();
 
     /** The name of the engine running the timers now, or {@code "none"} while no engine is available. */

@@ -50,6 +50,11 @@ public final class BundleTimerView implements TimerService {
         return counters.snapshot(dispatch.engineName(), dispatch.dispatcherWakeups());
     }
 
+    /** The consuming bundle's symbolic name. */
+    String consumer() {
+        return consumer;
+    }
+
     TimerDispatch dispatch() {
         return core.dispatch();
     }

@@ -66,6 +66,11 @@ public final class TimerCore {
         }
     }
 
+    /** The live bundle views, for the Gogo command. */
+    java.util.Collection<BundleTimerView> views() {
+        return java.util.Collections.unmodifiableSet(views);
+    }
+
     /** Timer swaps done so far, and how long the last one paused scheduling. */
     public long swaps() {
         return dispatch.swaps();

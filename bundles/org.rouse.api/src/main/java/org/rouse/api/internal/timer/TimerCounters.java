@@ -2,7 +2,6 @@ package org.rouse.api.internal.timer;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
-import org.rouse.api.internal.LatencyRecorder;
 
 /** The counters of one bundle's view; updated from any thread without locks. */
 final class TimerCounters {
@@ -15,7 +14,7 @@ final class TimerCounters {
     private final LongAdder cancelled = new LongAdder();
     private final LongAdder clamped = new LongAdder();
     private final LongAdder slowHandlers = new LongAdder();
-    private final LatencyRecorder lateness = new LatencyRecorder();
+    private final LatenessHistogram lateness = new LatenessHistogram();
 
     void pendingAdded() {
         pending.incrementAndGet();
@@ -49,7 +48,7 @@ final class TimerCounters {
         slowHandlers.increment();
     }
 
-    LatencyRecorder lateness() {
+    LatenessHistogram lateness() {
         return lateness;
     }
 

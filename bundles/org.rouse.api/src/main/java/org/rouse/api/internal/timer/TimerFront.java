@@ -1,8 +1,10 @@
 package org.rouse.api.internal.timer;
 
+import java.util.Map;
 import org.osgi.annotation.bundle.Capability;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.FrameworkUtil;
 import org.osgi.framework.ServiceFactory;
 import org.osgi.framework.ServiceReference;
 import org.osgi.framework.ServiceRegistration;
@@ -41,6 +43,7 @@ public final class TimerFront {
     private final RankedEngines<TimerEngine> engines = new RankedEngines<>();
 
     private ServiceRegistration<TimerService> registration;
+    private ServiceRegistration<TimerCommands> commands;
 
     @Reference(
             service = TimerEngine.class,
@@ -62,6 +65,11 @@ public final class TimerFront {
     void activate(BundleContext context, TimerFrontConfig config) {
         configure(config);
         registration = context.registerService(TimerService.class, new ViewFactory(core), null);
+        commands = context.registerService(
+                TimerCommands.class,
+                new TimerCommands(core),
+                FrameworkUtil.asDictionary(Map.of(
+                        "osgi.command.scope", TimerCommands.SCOPE, "osgi.command.function", TimerCommands.FUNCTION)));
     }
 
     @Modified
@@ -71,6 +79,7 @@ public final class TimerFront {
 
     @Deactivate
     void deactivate() {
+        commands.unregister();
         registration.unregister();
         core.releaseAll();
     }
