@@ -18,7 +18,11 @@ public final class Scenarios {
 
     /** Fresh instances of every scenario, in the order {@code --list} shows them. */
     public static List<Scenario> all() {
-        return List.of(new WakeupFloor());
+        return List.of(
+                new WakeupFloor(),
+                new org.rouse.benchmarks.timer.TimerReentry(),
+                new org.rouse.benchmarks.timer.TimerLateness(),
+                new org.rouse.benchmarks.timer.TimerIdle());
     }
 
     /** The scenario called {@code name}, if there is one. */

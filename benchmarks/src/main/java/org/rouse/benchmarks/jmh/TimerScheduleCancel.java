@@ -1,0 +1,130 @@
+package org.rouse.benchmarks.jmh;
+
+import io.netty.util.HashedWheelTimer;
+import io.netty.util.Timeout;
+import java.time.Duration;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.rouse.api.internal.timer.BundleTimerView;
+import org.rouse.api.internal.timer.TimerCore;
+import org.rouse.timer.Timer;
+import org.rouse.timer.TimerHandler;
+import org.rouse.timer.TimerOwner;
+import org.rouse.timer.internal.WheelTimerEngine;
+
+/**
+ * Schedule one timer and cancel it again, with {@code pending} other timers waiting (due in one to two hours): Rouse
+ * (through the real front: owner, handle, wheel engine), {@code ScheduledThreadPoolExecutor} with remove-on-cancel,
+ * and Netty's {@code HashedWheelTimer} (whose cancel only queues the removal for its next tick).
+ *
+ * <pre>{@code
+ * java -jar benchmarks/target/benchmarks.jar TimerScheduleCancel                 # as annotated
+ * java -jar benchmarks/target/benchmarks.jar TimerScheduleCancel -f 1 -wi 1 -i 2 -r 1s -p pending=0,10000
+ * }</pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 2, time = 1)
+@Measurement(iterations = 3, time = 1)
+@Fork(1)
+public class TimerScheduleCancel {
+
+    @Param({"rouse", "stpe", "netty"})
+    public String impl;
+
+    @Param({"0", "10000", "1000000"})
+    public int pending;
+
+    private static final TimerHandler NOTHING = e -> {};
+    private static final Runnable NO_TASK = () -> {};
+    private static final long HOUR = TimeUnit.HOURS.toNanos(1);
+
+    private TimerCore core;
+    private WheelTimerEngine engine;
+    private BundleTimerView view;
+    private TimerOwner owner;
+    private ScheduledThreadPoolExecutor stpe;
+    private HashedWheelTimer netty;
+    private long next;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        switch (impl) {
+            case "rouse" -> {
+                core = new TimerCore();
+                engine = WheelTimerEngine.started(1);
+                core.useEngine(engine);
+                view = core.newView("jmh");
+                owner = view.owner("jmh");
+                TimerOwner filler = view.owner("filler");
+                for (int i = 0; i < pending; i++) {
+                    filler.schedule(Duration.ofNanos(HOUR + i * 3_600L), NOTHING);
+                }
+            }
+            case "stpe" -> {
+                stpe = new ScheduledThreadPoolExecutor(1);
+                stpe.setRemoveOnCancelPolicy(true);
+                for (int i = 0; i < pending; i++) {
+                    stpe.schedule(NO_TASK, HOUR + i * 3_600L, TimeUnit.NANOSECONDS);
+                }
+            }
+            case "netty" -> {
+                netty = new HashedWheelTimer();
+                for (int i = 0; i < pending; i++) {
+                    netty.newTimeout(t -> {}, HOUR + i * 3_600L, TimeUnit.NANOSECONDS);
+                }
+            }
+            default -> throw new IllegalArgumentException("impl: " + impl);
+        }
+    }
+
+    @Benchmark
+    public boolean scheduleAndCancel() {
+        long delay = HOUR + (next++ & 0xFFFF) * 50_000L; // among the pending ones
+        return switch (impl) {
+            case "rouse" -> {
+                Timer timer = owner.schedule(Duration.ofNanos(delay), NOTHING);
+                yield timer.cancel();
+            }
+            case "stpe" -> {
+                ScheduledFuture<?> future = stpe.schedule(NO_TASK, delay, TimeUnit.NANOSECONDS);
+                yield future.cancel(false);
+            }
+            default -> {
+                Timeout timeout = netty.newTimeout(t -> {}, delay, TimeUnit.NANOSECONDS);
+                yield timeout.cancel();
+            }
+        };
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() throws InterruptedException {
+        if (core != null) {
+            core.release(view);
+            core.useEngine(null);
+            engine.shutdown();
+        }
+        if (stpe != null) {
+            stpe.shutdownNow();
+            stpe.awaitTermination(10, TimeUnit.SECONDS);
+        }
+        if (netty != null) {
+            netty.stop();
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package org.rouse.benchmarks.timer;
+
+import java.time.Duration;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.DoubleAdder;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.LockSupport;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+import org.rouse.benchmarks.measure.ProcessCpu;
+import org.rouse.benchmarks.scenario.Measurement;
+import org.rouse.benchmarks.scenario.Metric;
+import org.rouse.benchmarks.scenario.Metrics;
+
+/**
+ * One round of {@code n} periodic timers on a backend: lateness of every event (ran minus due), the re-entry interval
+ * of every timer (time between two of its events, as LSL's {@code llGetAndResetTime()} sees it) and process CPU.
+ * Timers start with phases spread over one period; the backend's timers are cancelled at the end of the round, so
+ * nothing runs between rounds.
+ */
+final class PeriodicRound implements TimerBackend.Events {
+
+    static final Metric MEAN_REENTRY_S = new Metric("mean_reentry_s", "mean re-entry", "s", 6);
+    static final Metric STDEV_REENTRY_MS = new Metric("stdev_reentry_ms", "re-entry stdev", "ms", 3);
+    static final Metric P99_LATENESS_MS = new Metric("p99_lateness_ms", "p99 lateness", "ms", 3);
+    static final Metric CPU_PERCENT = new Metric("cpu_percent", "process CPU", "% of a core", 1);
+    static final Metric EVENTS = new Metric("events", "events/round", "", 0);
+
+    private final Recorder lateness = new Recorder(3);
+    private final AtomicLongArray lastRan;
+    private final LongAdder intervals = new LongAdder();
+    private final DoubleAdder intervalSum = new DoubleAdder();
+    private final DoubleAdder intervalSquares = new DoubleAdder();
+
+    private PeriodicRound(int timers) {
+        lastRan = new AtomicLongArray(timers);
+    }
+
+    /** Runs {@code timers} periodic timers of {@code period} on {@code backend} for {@code budget}. */
+    static Measurement run(TimerBackend backend, int timers, Duration period, Duration budget) {
+        PeriodicRound round = new PeriodicRound(timers);
+        long periodNanos = period.toNanos();
+        long start = System.nanoTime() + periodNanos;
+        long[] firstDue = new long[timers];
+        for (int i = 0; i < timers; i++) {
+            firstDue[i] = start + ThreadLocalRandom.current().nextLong(periodNanos);
+        }
+        backend.startPeriodic(firstDue, periodNanos, round);
+        long cpuBefore = ProcessCpu.nanos();
+        long wallBefore = System.nanoTime();
+        LockSupport.parkNanos(periodNanos + budget.toNanos()); // the round's length, not waiting for a result
+        long cpu = ProcessCpu.nanos() - cpuBefore;
+        long wall = System.nanoTime() - wallBefore;
+        backend.stopAll();
+        return round.measurement(cpu * 100.0 / wall);
+    }
+
+    @Override
+    public void fired(int timer, long dueNanos, long ranNanos) {
+        lateness.recordValue(Math.max(0, ranNanos - dueNanos));
+        long previous = lastRan.getAndSet(timer, ranNanos);
+        if (previous != 0) {
+            double interval = ranNanos - previous;
+            intervals.increment();
+            intervalSum.add(interval);
+            intervalSquares.add(interval * interval);
+        }
+    }
+
+    private Measurement measurement(double cpuPercent) {
+        Histogram late = lateness.getIntervalHistogram();
+        long n = intervals.sum();
+        double mean = n == 0 ? Double.NaN : intervalSum.sum() / n;
+        double variance = n < 2 ? Double.NaN : Math.max(0, intervalSquares.sum() / n - mean * mean);
+        return Measurement.builder()
+                .put(MEAN_REENTRY_S, mean / 1e9)
+                .put(STDEV_REENTRY_MS, Math.sqrt(variance) / 1e6)
+                .put(Metrics.P50_US, late.getValueAtPercentile(50) / 1e3)
+                .put(Metrics.P99_US, late.getValueAtPercentile(99) / 1e3)
+                .put(Metrics.P999_US, late.getValueAtPercentile(99.9) / 1e3)
+                .put(Metrics.MAX_US, late.getMaxValue() / 1e3)
+                .put(P99_LATENESS_MS, late.getValueAtPercentile(99) / 1e6)
+                .put(CPU_PERCENT, cpuPercent)
+                .put(EVENTS, late.getTotalCount())
+                .build();
+    }
+}
