@@ -57,6 +57,7 @@ public class TimerScheduleCancel {
     private TimerCore core;
     private WheelTimerEngine engine;
     private BundleTimerView view;
+    private BundleTimerView fillerView;
     private TimerOwner owner;
     private ScheduledThreadPoolExecutor stpe;
     private HashedWheelTimer netty;
@@ -71,7 +72,8 @@ public class TimerScheduleCancel {
                 core.useEngine(engine);
                 view = core.newView("jmh");
                 owner = view.owner("jmh");
-                TimerOwner filler = view.owner("filler");
+                fillerView = core.newView("jmh-filler"); // its own bundle view: the measured one stays below the cap
+                TimerOwner filler = fillerView.owner("filler");
                 for (int i = 0; i < pending; i++) {
                     filler.schedule(Duration.ofNanos(HOUR + i * 3_600L), NOTHING);
                 }
@@ -116,6 +118,7 @@ public class TimerScheduleCancel {
     public void tearDown() throws InterruptedException {
         if (core != null) {
             core.release(view);
+            core.release(fillerView);
             core.useEngine(null);
             engine.shutdown();
         }
