@@ -25,11 +25,13 @@ import org.rouse.timer.Timer;
 import org.rouse.timer.TimerHandler;
 import org.rouse.timer.TimerOwner;
 import org.rouse.timer.internal.WheelTimerEngine;
+import org.rouse.timer.spi.TimerEntry;
 
 /**
  * Schedule one timer and cancel it again, with {@code pending} other timers waiting (due in one to two hours): Rouse
- * (through the real front: owner, handle, wheel engine), {@code ScheduledThreadPoolExecutor} with remove-on-cancel,
- * and Netty's {@code HashedWheelTimer} (whose cancel only queues the removal for its next tick).
+ * (through the real front: owner, handle, wheel engine), the wheel engine alone ({@code arm}/{@code disarm} of a bare
+ * entry: the data structure's share), {@code ScheduledThreadPoolExecutor} with remove-on-cancel, and Netty's
+ * {@code HashedWheelTimer} (whose cancel only queues the removal for its next tick).
  *
  * <pre>{@code
  * java -jar benchmarks/target/benchmarks.jar TimerScheduleCancel                 # as annotated
@@ -44,7 +46,7 @@ import org.rouse.timer.internal.WheelTimerEngine;
 @Fork(1)
 public class TimerScheduleCancel {
 
-    @Param({"rouse", "stpe", "netty"})
+    @Param({"rouse", "wheel-engine", "stpe", "netty"})
     public String impl;
 
     @Param({"0", "10000", "1000000"})
@@ -78,6 +80,13 @@ public class TimerScheduleCancel {
                     filler.schedule(Duration.ofNanos(HOUR + i * 3_600L), NOTHING);
                 }
             }
+            case "wheel-engine" -> {
+                engine = WheelTimerEngine.started(1);
+                long now = System.nanoTime();
+                for (int i = 0; i < pending; i++) {
+                    engine.arm(new Entry(now + HOUR + i * 3_600L));
+                }
+            }
             case "stpe" -> {
                 stpe = new ScheduledThreadPoolExecutor(1);
                 stpe.setRemoveOnCancelPolicy(true);
@@ -103,6 +112,11 @@ public class TimerScheduleCancel {
                 Timer timer = owner.schedule(Duration.ofNanos(delay), NOTHING);
                 yield timer.cancel();
             }
+            case "wheel-engine" -> {
+                Entry entry = new Entry(System.nanoTime() + delay);
+                engine.arm(entry);
+                yield engine.disarm(entry);
+            }
             case "stpe" -> {
                 ScheduledFuture<?> future = stpe.schedule(NO_TASK, delay, TimeUnit.NANOSECONDS);
                 yield future.cancel(false);
@@ -120,6 +134,8 @@ public class TimerScheduleCancel {
             core.release(view);
             core.release(fillerView);
             core.useEngine(null);
+        }
+        if (engine != null) {
             engine.shutdown();
         }
         if (stpe != null) {
@@ -128,6 +144,34 @@ public class TimerScheduleCancel {
         }
         if (netty != null) {
             netty.stop();
+        }
+    }
+
+    /** A bare engine entry, as the front's arming is to the engine. */
+    static final class Entry implements TimerEntry {
+        private final long deadline;
+        private Object slot;
+
+        Entry(long deadline) {
+            this.deadline = deadline;
+        }
+
+        @Override
+        public long deadlineNanos() {
+            return deadline;
+        }
+
+        @Override
+        public void expire() {}
+
+        @Override
+        public Object engineSlot() {
+            return slot;
+        }
+
+        @Override
+        public void engineSlot(Object slot) {
+            this.slot = slot;
         }
     }
 }
