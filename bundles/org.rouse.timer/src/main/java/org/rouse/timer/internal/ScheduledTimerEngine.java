@@ -69,12 +69,8 @@ public final class ScheduledTimerEngine implements TimerEngine {
         }
         drain();
         dispatcher.shutdownNow();
-        workers.shutdown();
+        NamedThreads.stopWorkers(workers);
         try {
-            if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
-                LOG.warn("Timer handlers still running 10 s after shutdown; interrupting them");
-                workers.shutdownNow();
-            }
             dispatcher.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

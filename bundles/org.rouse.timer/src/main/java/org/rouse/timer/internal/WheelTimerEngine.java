@@ -188,16 +188,12 @@ public final class WheelTimerEngine implements TimerEngine {
             wheel.removeAll(node -> node.entry.engineSlot(null));
         }
         LockSupport.unpark(dispatcher);
-        workers.shutdown();
         try {
             dispatcher.join(TimeUnit.SECONDS.toMillis(10));
-            if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
-                LOG.warn("Timer handlers still running 10 s after shutdown; interrupting them");
-                workers.shutdownNow();
-            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        NamedThreads.stopWorkers(workers);
     }
 
     @Override

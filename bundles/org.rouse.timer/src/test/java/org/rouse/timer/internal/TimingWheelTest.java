@@ -26,7 +26,7 @@ class TimingWheelTest {
     private final TimingWheel wheel = new TimingWheel(ORIGIN, SHIFT);
 
     private WheelNode add(long delayNanos) {
-        WheelNode node = new WheelNode(this, new Entry(ORIGIN + delayNanos));
+        WheelNode node = new WheelNode(this, new FixedEntry(ORIGIN + delayNanos));
         wheel.add(node);
         wheel.checkInvariants();
         return node;
@@ -157,7 +157,7 @@ class TimingWheelTest {
 
     @Test
     void aDeadlineInThePastIsDueAtOnce() {
-        WheelNode late = new WheelNode(this, new Entry(ORIGIN - 1_000_000));
+        WheelNode late = new WheelNode(this, new FixedEntry(ORIGIN - 1_000_000));
         wheel.add(late);
         assertEquals(List.of(late.entry), advanceTo(0));
     }
@@ -213,33 +213,5 @@ class TimingWheelTest {
         assertTrue(wheel.isEmpty());
         wheel.checkInvariants();
         out.forEach(node -> assertFalse(node.isAttached()));
-    }
-
-    /** A bare entry with a fixed deadline. */
-    static final class Entry implements TimerEntry {
-        private final long deadline;
-        private Object slot;
-
-        Entry(long deadline) {
-            this.deadline = deadline;
-        }
-
-        @Override
-        public long deadlineNanos() {
-            return deadline;
-        }
-
-        @Override
-        public void expire() {}
-
-        @Override
-        public Object engineSlot() {
-            return slot;
-        }
-
-        @Override
-        public void engineSlot(Object slot) {
-            this.slot = slot;
-        }
     }
 }

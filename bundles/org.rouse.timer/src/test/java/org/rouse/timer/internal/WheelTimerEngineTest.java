@@ -245,21 +245,14 @@ class WheelTimerEngineTest {
     }
 
     /** An entry that records when and how often it expired. */
-    static final class Probe implements TimerEntry {
-        final long deadline;
+    static final class Probe extends FixedEntry {
         final CountDownLatch fired = new CountDownLatch(1);
         final AtomicInteger runs = new AtomicInteger();
         final AtomicInteger disarmed = new AtomicInteger();
         volatile long firedAt;
-        private Object slot;
 
         Probe(long deadline) {
-            this.deadline = deadline;
-        }
-
-        @Override
-        public long deadlineNanos() {
-            return deadline;
+            super(deadline);
         }
 
         @Override
@@ -267,16 +260,6 @@ class WheelTimerEngineTest {
             firedAt = System.nanoTime();
             runs.incrementAndGet();
             fired.countDown();
-        }
-
-        @Override
-        public Object engineSlot() {
-            return slot;
-        }
-
-        @Override
-        public void engineSlot(Object slot) {
-            this.slot = slot;
         }
     }
 }

@@ -1,0 +1,31 @@
+package org.rouse.timer.internal;
+
+import org.rouse.timer.spi.TimerEntry;
+
+/** An engine entry with a fixed deadline that does nothing when it expires (subclasses record it). */
+class FixedEntry implements TimerEntry {
+    final long deadline;
+    private Object slot;
+
+    FixedEntry(long deadline) {
+        this.deadline = deadline;
+    }
+
+    @Override
+    public long deadlineNanos() {
+        return deadline;
+    }
+
+    @Override
+    public void expire() {}
+
+    @Override
+    public Object engineSlot() {
+        return slot;
+    }
+
+    @Override
+    public void engineSlot(Object slot) {
+        this.slot = slot;
+    }
+}
