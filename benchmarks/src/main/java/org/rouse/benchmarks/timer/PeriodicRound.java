@@ -32,6 +32,8 @@ final class PeriodicRound implements TimerBackend.Events {
     private final LongAdder intervals = new LongAdder();
     private final DoubleAdder intervalSum = new DoubleAdder();
     private final DoubleAdder intervalSquares = new DoubleAdder();
+    /** Cleared when the window ends: events while the backend is being stopped are not counted. */
+    private volatile boolean recording = true;
 
     private PeriodicRound(int timers) {
         lastRan = new AtomicLongArray(timers);
@@ -52,12 +54,16 @@ final class PeriodicRound implements TimerBackend.Events {
         LockSupport.parkNanos(periodNanos + budget.toNanos()); // the round's length, not waiting for a result
         long cpu = ProcessCpu.nanos() - cpuBefore;
         long wall = System.nanoTime() - wallBefore;
+        round.recording = false;
         backend.stopAll();
         return round.measurement(cpu * 100.0 / wall);
     }
 
     @Override
     public void fired(int timer, long dueNanos, long ranNanos) {
+        if (!recording) {
+            return;
+        }
         lateness.recordValue(Math.max(0, ranNanos - dueNanos));
         long previous = lastRan.getAndSet(timer, ranNanos);
         if (previous != 0) {

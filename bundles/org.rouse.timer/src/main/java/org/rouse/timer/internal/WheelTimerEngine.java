@@ -308,6 +308,7 @@ public final class WheelTimerEngine implements TimerEngine {
             } else {
                 waitFor(waitNanos);
             }
+            Thread.interrupted(); // a stray interrupt would make every later park return at once: a busy loop
             wakeups.increment();
         }
     }
