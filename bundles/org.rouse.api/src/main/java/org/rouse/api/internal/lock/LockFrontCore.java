@@ -42,7 +42,7 @@ public final class LockFrontCore {
     public static final String PID = "org.rouse.lock";
 
     private static final Logger LOG = LoggerFactory.getLogger(LockFrontCore.class);
-    private static final String ENGINE_DEFAULT = "jdk";
+    private static final String ENGINE_DEFAULT = "adaptive";
 
     /** The active engine or null; volatile for lock-free reads, written under this. */
     private volatile LockEngine engine;
