@@ -18,7 +18,12 @@ public final class Scenarios {
 
     /** Fresh instances of every scenario, in the order {@code --list} shows them. */
     public static List<Scenario> all() {
-        return List.of(new WakeupFloor());
+        return List.of(
+                new WakeupFloor(),
+                new org.rouse.benchmarks.lock.LockContention(16),
+                new org.rouse.benchmarks.lock.LockContention(2),
+                new org.rouse.benchmarks.lock.LockContention(64),
+                new org.rouse.benchmarks.lock.LockSwap());
     }
 
     /** The scenario called {@code name}, if there is one. */
