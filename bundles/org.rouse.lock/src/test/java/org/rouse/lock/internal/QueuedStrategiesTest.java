@@ -162,6 +162,31 @@ class QueuedStrategiesTest {
         lock.unlock();
     }
 
+    @Test
+    void engineCountersReachTheFacadeAndSurviveASwap() throws Exception {
+        org.rouse.api.internal.lock.LockFrontCore core = new org.rouse.api.internal.lock.LockFrontCore();
+        core.useEngine(new StrategyLockEngine());
+        assertTrue(core.configure("fair", new String[0]));
+        org.rouse.lock.SwappableLock lock = core.newView("stats.bundle").lock("counted");
+        lock.lock();
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        List<Thread> waiter = TestThreads.start("counted-waiter", 1, failures, i -> {
+            lock.lock();
+            lock.unlock();
+        });
+        TestThreads.awaitInside(waiter.get(0), "LockSupport", "park");
+        lock.unlock();
+        TestThreads.joinAll(waiter, Duration.ofSeconds(20), failures);
+        assertEquals(1, lock.statistics().handoffs());
+        assertTrue(lock.statistics().parks() >= 1);
+
+        assertTrue(core.configure("jdk", new String[0]));
+        assertEquals("jdk", lock.strategy());
+        assertEquals(1, lock.statistics().handoffs(), "the fair primitive's count survives the swap");
+        assertTrue(lock.statistics().parks() >= 1);
+        assertEquals(1, lock.statistics().contendedAcquisitions());
+    }
+
     private static boolean unlockAnd(LockPrimitive lock) {
         lock.unlock();
         return true;

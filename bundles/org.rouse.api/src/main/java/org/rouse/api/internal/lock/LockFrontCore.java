@@ -158,6 +158,22 @@ public final class LockFrontCore {
         }
     }
 
+    /** One live lock as monitoring sees it. */
+    record LockSnapshot(String name, String strategy, LockCounts statistics) {}
+
+    /** A snapshot of every live lock (for the Gogo command and provider totals). */
+    List<LockSnapshot> snapshot() {
+        List<LockSnapshot> all = new ArrayList<>();
+        for (SwappableLockImpl facade : liveFacadesLocked()) {
+            all.add(new LockSnapshot(facade.name(), facade.strategy(), (LockCounts) facade.statistics()));
+        }
+        return all;
+    }
+
+    private synchronized List<SwappableLockImpl> liveFacadesLocked() {
+        return liveFacades();
+    }
+
     /** How many facades are tracked (for tests: a released view must not leave its locks behind). */
     synchronized int trackedFacades() {
         return facades.size();
