@@ -78,7 +78,7 @@ public final class SwappableLockImpl implements SwappableLock {
      * acquisition already read the clock, so its wait goes into a histogram (LockHistograms, made on the first
      * contended acquisition: a lock that is never contended allocates nothing). Hold times are sampled, one outermost
      * acquisition in HOLD_SAMPLE_EVERY, and only once the lock has been contended: the uncontended path pays one
-     * volatile read of `histograms` (a plain load on x86) and one test of `holdStart` in unlock. Engine-side counters
+     * plain read of `histograms` and one test of `holdStart` in unlock. Engine-side counters
      * (spins, parks, hand-offs) live in the primitive; the swap adds the old primitive's counts to `retired*` while
      * owning it, so they survive swaps (waiters still draining from an old primitive after that are not counted).
      *
@@ -132,8 +132,12 @@ public final class SwappableLockImpl implements SwappableLock {
 
     private long retiredParks;
     private long retiredHandoffs;
-    /** Wait and hold histograms, null until the first contended acquisition; volatile, set once by a holder. */
-    private volatile LockHistograms histograms;
+    /**
+     * Wait and hold histograms, null until the first contended acquisition; plain, set once by a holder (holders are
+     * ordered by the lock). A monitoring thread may read it racily: LockHistograms has only final fields, so if it
+     * sees the object it sees it fully built.
+     */
+    private LockHistograms histograms;
     /** When the sampled hold began (System.nanoTime()), or 0 when this hold is not sampled; holder-only. */
     private long holdStart;
 
