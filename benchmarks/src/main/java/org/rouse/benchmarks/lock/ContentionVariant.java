@@ -1,11 +1,7 @@
 package org.rouse.benchmarks.lock;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.List;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.rouse.benchmarks.measure.ContextSwitches;
 import org.rouse.benchmarks.measure.JainFairness;
@@ -35,14 +31,8 @@ final class ContentionVariant implements Variant {
     private final boolean workBetween;
 
     private final HashMap<Integer, Long> map = new HashMap<>();
-    private final List<Thread> workers = new ArrayList<>();
     private final Round[] rounds;
-    private CyclicBarrier start;
-    private CyclicBarrier end;
-    /** Set by the driver to end a round; read by workers. */
-    private volatile boolean stop;
-    /** Set by close(); workers leave at the next barrier. */
-    private volatile boolean closed;
+    private final RoundWorkers workers;
 
     /** Guarded by the guard: counter and the "inside" check of mutual exclusion. */
     private long counter;
@@ -56,6 +46,7 @@ final class ContentionVariant implements Variant {
         this.threads = threads;
         this.workBetween = workBetween;
         this.rounds = new Round[threads];
+        this.workers = new RoundWorkers("rouse-bench-lock", threads, this::work);
     }
 
     /** What one worker measured in one round. */
@@ -80,15 +71,7 @@ final class ContentionVariant implements Variant {
 
     @Override
     public void open() {
-        start = new CyclicBarrier(threads + 1);
-        end = new CyclicBarrier(threads + 1);
-        for (int i = 0; i < threads; i++) {
-            int index = i;
-            Thread t = new Thread(() -> work(index), "rouse-bench-lock-" + i);
-            t.setDaemon(true);
-            workers.add(t);
-            t.start();
-        }
+        workers.start();
     }
 
     private void work(int index) {
@@ -101,52 +84,35 @@ final class ContentionVariant implements Variant {
             inside--;
         };
         long seed = index + 1;
-        try {
-            for (; ; ) {
-                start.await();
-                if (closed) {
-                    return;
+        Round round = new Round();
+        ThreadUsage begin = ThreadUsage.begin();
+        long ops = 0;
+        while (!workers.stopped()) {
+            if (workBetween) {
+                for (int w = 0; w < WORK_ITERATIONS; w++) {
+                    seed = seed * 6364136223846793005L + 1442695040888963407L;
                 }
-                Round round = new Round();
-                ThreadUsage begin = ThreadUsage.begin();
-                long ops = 0;
-                while (!stop) {
-                    if (workBetween) {
-                        for (int w = 0; w < WORK_ITERATIONS; w++) {
-                            seed = seed * 6364136223846793005L + 1442695040888963407L;
-                        }
-                    }
-                    if ((ops & (SAMPLE_EVERY - 1)) == 0) {
-                        long t0 = System.nanoTime();
-                        guard.run(() -> {
-                            round.waits.recordNanos(System.nanoTime() - t0);
-                            section.run();
-                        });
-                    } else {
-                        guard.run(section);
-                    }
-                    ops++;
-                }
-                round.usage = ThreadUsage.end().minus(begin);
-                round.ops = ops + (seed == 42 ? 1 : 0); // keep the work alive
-                rounds[index] = round;
-                end.await();
             }
-        } catch (Exception e) {
-            Thread.currentThread().interrupt();
+            if ((ops & (SAMPLE_EVERY - 1)) == 0) {
+                long t0 = System.nanoTime();
+                guard.run(() -> {
+                    round.waits.recordNanos(System.nanoTime() - t0);
+                    section.run();
+                });
+            } else {
+                guard.run(section);
+            }
+            ops++;
         }
+        round.usage = ThreadUsage.end().minus(begin);
+        round.ops = ops + (seed == 42 ? 1 : 0); // keep the work alive
+        rounds[index] = round;
     }
 
     @Override
     public Measurement runRound(Duration budget) throws Exception {
-        stop = false;
         long violationsBefore = violations;
-        start.await(30, TimeUnit.SECONDS);
-        long t0 = System.nanoTime();
-        LockSupport.parkNanos(budget.toNanos());
-        stop = true;
-        end.await(30, TimeUnit.SECONDS);
-        long elapsed = System.nanoTime() - t0;
+        long elapsed = workers.round(deadline -> LockSupport.parkNanos(deadline - System.nanoTime()), budget.toNanos());
         long total = 0;
         long min = Long.MAX_VALUE;
         long max = 0;
@@ -181,10 +147,6 @@ final class ContentionVariant implements Variant {
 
     @Override
     public void close() throws Exception {
-        closed = true;
-        start.await(30, TimeUnit.SECONDS);
-        for (Thread t : workers) {
-            t.join(TimeUnit.SECONDS.toMillis(30));
-        }
+        workers.close();
     }
 }

@@ -1,9 +1,6 @@
 package org.rouse.benchmarks.lock;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.rouse.api.internal.lock.LockFrontCore;
@@ -26,14 +23,8 @@ final class SwapVariant implements Variant {
     private final String[] cycle;
     private final LockFrontCore core = new LockFrontCore();
     private final SwappableLock lock;
-    private final List<Thread> workers = new ArrayList<>();
     private final long[] ops = new long[THREADS];
-    private final CyclicBarrier start = new CyclicBarrier(THREADS + 1);
-    private final CyclicBarrier end = new CyclicBarrier(THREADS + 1);
-    /** Ends a round; written by the driver. */
-    private volatile boolean stop;
-    /** Ends the workers; written by close(). */
-    private volatile boolean closed;
+    private final RoundWorkers workers = new RoundWorkers("rouse-bench-swap", THREADS, this::work);
     /** Guarded by the lock. */
     private int inside;
 
@@ -62,61 +53,31 @@ final class SwapVariant implements Variant {
 
     @Override
     public void open() {
-        for (int i = 0; i < THREADS; i++) {
-            int index = i;
-            Thread t = new Thread(() -> work(index), "rouse-bench-swap-" + i);
-            t.setDaemon(true);
-            workers.add(t);
-            t.start();
-        }
+        workers.start();
     }
 
     private void work(int index) {
-        try {
-            for (; ; ) {
-                start.await();
-                if (closed) {
-                    return;
+        long n = 0;
+        while (!workers.stopped()) {
+            lock.lock();
+            try {
+                if (++inside != 1) {
+                    violations++;
                 }
-                long n = 0;
-                while (!stop) {
-                    lock.lock();
-                    try {
-                        if (++inside != 1) {
-                            violations++;
-                        }
-                        inside--;
-                    } finally {
-                        lock.unlock();
-                    }
-                    n++;
-                }
-                ops[index] = n;
-                end.await();
+                inside--;
+            } finally {
+                lock.unlock();
             }
-        } catch (Exception e) {
-            Thread.currentThread().interrupt();
+            n++;
         }
+        ops[index] = n;
     }
 
     @Override
     public Measurement runRound(Duration budget) throws Exception {
-        stop = false;
         long violationsBefore = violations;
         long swapsBefore = lock.statistics().swaps();
-        start.await(30, TimeUnit.SECONDS);
-        long t0 = System.nanoTime();
-        long deadline = t0 + budget.toNanos();
-        for (long now = t0; now < deadline; now = System.nanoTime()) {
-            LockSupport.parkNanos(Math.min(SWAP_PERIOD_NANOS, deadline - now));
-            if (cycle.length > 1) {
-                next = (next + 1) % cycle.length;
-                core.configure(cycle[next], new String[0]);
-            }
-        }
-        stop = true;
-        end.await(30, TimeUnit.SECONDS);
-        long elapsed = System.nanoTime() - t0;
+        long elapsed = workers.round(this::swapUntil, budget.toNanos());
         long total = 0;
         for (long n : ops) {
             total += n;
@@ -128,12 +89,19 @@ final class SwapVariant implements Variant {
                 .build();
     }
 
+    /** Reconfigures the strategy every 10 ms until the deadline (pacing, not waiting for a result). */
+    private void swapUntil(long deadline) {
+        for (long now = System.nanoTime(); now < deadline; now = System.nanoTime()) {
+            LockSupport.parkNanos(Math.min(SWAP_PERIOD_NANOS, deadline - now));
+            if (cycle.length > 1) {
+                next = (next + 1) % cycle.length;
+                core.configure(cycle[next], new String[0]);
+            }
+        }
+    }
+
     @Override
     public void close() throws Exception {
-        closed = true;
-        start.await(30, TimeUnit.SECONDS);
-        for (Thread t : workers) {
-            t.join(TimeUnit.SECONDS.toMillis(30));
-        }
+        workers.close();
     }
 }
