@@ -5,12 +5,7 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import javax.inject.Inject;
 import org.junit.Test;
 import org.junit.runner.RunWith;
@@ -37,52 +32,25 @@ public class LockProviderIT extends RouseTestSupport {
         assertEquals(STRATEGIES, locks.strategies());
         SwappableLock lock = locks.lock("provider-it");
         assertEquals("adaptive", lock.strategy());
-        AtomicInteger inside = new AtomicInteger();
-        AtomicInteger violations = new AtomicInteger();
-        AtomicLong acquisitions = new AtomicLong();
-        AtomicBoolean running = new AtomicBoolean(true);
-        List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < 16; i++) {
-            Thread thread = new Thread(
-                    () -> {
-                        while (running.get()) {
-                            lock.lock();
-                            try {
-                                if (inside.incrementAndGet() != 1) {
-                                    violations.incrementAndGet();
-                                }
-                                acquisitions.incrementAndGet();
-                                inside.decrementAndGet();
-                            } finally {
-                                lock.unlock();
-                            }
-                        }
-                    },
-                    "lock-provider-it-" + i);
-            thread.start();
-            threads.add(thread);
-        }
+        LockHammer hammer = LockHammer.start(lock, 16, "lock-provider-it");
         try {
             Bundle provider = bundle("org.rouse.lock");
-            long before = acquisitions.get();
-            await().atMost(Duration.ofSeconds(10)).until(() -> acquisitions.get() > before + 1000);
+            long before = hammer.acquisitions();
+            await().atMost(Duration.ofSeconds(10)).until(() -> hammer.acquisitions() > before + 1000);
             updateFromJar(provider);
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> locks.strategies().equals(STRATEGIES));
             await().atMost(Duration.ofSeconds(10)).until(() -> lock.strategy().equals("adaptive"));
-            long updated = acquisitions.get();
-            await().atMost(Duration.ofSeconds(10)).until(() -> acquisitions.get() > updated + 1000);
+            long updated = hammer.acquisitions();
+            await().atMost(Duration.ofSeconds(10)).until(() -> hammer.acquisitions() > updated + 1000);
         } finally {
-            running.set(false);
-            for (Thread thread : threads) {
-                thread.join(10_000);
-            }
+            hammer.stop();
         }
-        assertEquals("two threads held the lock at once", 0, violations.get());
+        assertEquals("two threads held the lock at once", 0, hammer.violations());
         assertTrue(
                 "the swaps to the fallback and back were counted",
                 lock.statistics().swaps() >= 2);
-        assertEquals(acquisitions.get(), lock.statistics().acquisitions());
+        assertEquals(hammer.acquisitions(), lock.statistics().acquisitions());
     }
 
     @Test
