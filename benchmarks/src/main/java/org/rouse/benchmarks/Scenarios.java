@@ -22,7 +22,11 @@ public final class Scenarios {
                 new WakeupFloor(),
                 new org.rouse.benchmarks.timer.TimerReentry(),
                 new org.rouse.benchmarks.timer.TimerLateness(),
-                new org.rouse.benchmarks.timer.TimerIdle());
+                new org.rouse.benchmarks.timer.TimerIdle(),
+                new org.rouse.benchmarks.lock.LockContention(16),
+                new org.rouse.benchmarks.lock.LockContention(2),
+                new org.rouse.benchmarks.lock.LockContention(64),
+                new org.rouse.benchmarks.lock.LockSwap());
     }
 
     /** The scenario called {@code name}, if there is one. */

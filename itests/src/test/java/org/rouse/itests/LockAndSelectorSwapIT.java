@@ -11,12 +11,9 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Lock;
@@ -45,51 +42,25 @@ public class LockAndSelectorSwapIT extends RouseTestSupport {
     @Test
     public void lockProviderUpdateUnderContentionNeverAdmitsTwoThreads() throws Exception {
         Lock lock = locks.lock("swap-it");
-        AtomicInteger inside = new AtomicInteger();
-        AtomicInteger violations = new AtomicInteger();
-        AtomicLong acquisitions = new AtomicLong();
-        AtomicBoolean running = new AtomicBoolean(true);
-        List<Thread> threads = new ArrayList<>();
-        for (int i = 0; i < 8; i++) {
-            Thread thread = new Thread(
-                    () -> {
-                        while (running.get()) {
-                            lock.lock();
-                            try {
-                                if (inside.incrementAndGet() != 1) {
-                                    violations.incrementAndGet();
-                                }
-                                acquisitions.incrementAndGet();
-                                inside.decrementAndGet();
-                            } finally {
-                                lock.unlock();
-                            }
-                        }
-                    },
-                    "lock-swap-it-" + i);
-            thread.start();
-            threads.add(thread);
-        }
+        LockHammer hammer = LockHammer.start(lock, 8, "lock-swap-it");
         try {
             Bundle provider = bundle("org.rouse.lock");
-            long before = acquisitions.get();
-            await().atMost(Duration.ofSeconds(10)).until(() -> acquisitions.get() > before + 1000);
+            long before = hammer.acquisitions();
+            await().atMost(Duration.ofSeconds(10)).until(() -> hammer.acquisitions() > before + 1000);
             provider.stop();
-            long stopped = acquisitions.get();
-            await().atMost(Duration.ofSeconds(10)).until(() -> acquisitions.get() > stopped + 1000); // fallback mutex
+            long stopped = hammer.acquisitions();
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> hammer.acquisitions() > stopped + 1000); // fallback mutex
             provider.start();
             updateFromJar(provider);
-            long updated = acquisitions.get();
-            await().atMost(Duration.ofSeconds(10)).until(() -> acquisitions.get() > updated + 1000);
+            long updated = hammer.acquisitions();
+            await().atMost(Duration.ofSeconds(10)).until(() -> hammer.acquisitions() > updated + 1000);
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> locks.strategies().contains("jdk"));
         } finally {
-            running.set(false);
-            for (Thread thread : threads) {
-                thread.join(10_000);
-            }
+            hammer.stop();
         }
-        assertEquals("two threads held the lock at once", 0, violations.get());
+        assertEquals("two threads held the lock at once", 0, hammer.violations());
     }
 
     @Test

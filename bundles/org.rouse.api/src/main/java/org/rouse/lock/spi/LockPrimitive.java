@@ -33,4 +33,33 @@ public interface LockPrimitive {
 
     /** Whether some thread holds the primitive now (a snapshot). */
     boolean isLocked();
+
+    /**
+     * Spin iterations performed by threads waiting for this primitive so far (0 if the strategy does not spin or
+     * does not count). Engine-side counters are read by the front for statistics; they are cumulative and need
+     * only be eventually accurate.
+     *
+     * @since 1.1
+     */
+    default long spins() {
+        return 0L;
+    }
+
+    /**
+     * Times a thread parked (blocked in the kernel) waiting for this primitive so far (0 if not counted).
+     *
+     * @since 1.1
+     */
+    default long parks() {
+        return 0L;
+    }
+
+    /**
+     * Times an unlock handed this primitive directly to a waiting thread so far (0 if the strategy never does).
+     *
+     * @since 1.1
+     */
+    default long handoffs() {
+        return 0L;
+    }
 }

@@ -1,24 +1,26 @@
 package org.rouse.lock.internal;
 
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
-import org.rouse.lock.spi.LockPrimitive;
+import java.util.concurrent.locks.LockSupport;
 
 /**
- * Strategy {@code fair}: first come, first served.
+ * Strategy {@code fair}: strict first come, first served. An unlock that finds waiters hands the lock to the oldest
+ * one directly; nobody can overtake a queued thread, not even {@code tryLock}.
  *
- * <p>Implementation notes: for now a fair {@link ReentrantLock}, which grants the lock in FIFO order of arrival but
- * is not a strict hand-off (the released lock is free until the woken head of the queue takes it; a newcomer sees
- * the queued predecessor and queues behind it rather than barging). A strict hand-off lock, where the releasing
- * thread passes ownership to the head directly, is left to the issue that tunes the strategies. The untimed
- * {@code ReentrantLock.tryLock()} ignores fairness, so {@link #tryLock()} uses the timed form with zero wait, which
- * honours it: the facade's first, non-waiting attempt must not overtake queued threads either.
+ * <p>Costs a context switch per contended acquisition (the lock stays idle until the woken head runs), so its
+ * throughput collapses when threads outnumber cores: use it where order matters more than speed.
+ *
+ * <p>Implementation notes: a hand-off queue lock on {@link QueuedMutex}'s word. Waiters never compete: a thread
+ * that finds the lock taken moves the word from HELD to CONTENDED and queues, both under the queue monitor, and then
+ * only waits for {@code granted}. Unlock's fast path {@code CAS(HELD, FREE)} succeeds only when nobody queued; its
+ * slow path (under the monitor) polls the head and grants it the lock, or stores FREE if cancellations emptied the
+ * queue. Invariant: FREE implies an empty queue (a thread queues only while the word is not FREE, under the monitor,
+ * and the word becomes FREE from CONTENDED only under the monitor with the queue empty), so the fast path
+ * {@code CAS(FREE, HELD)} of {@code lock} and {@code tryLock} never overtakes a queued thread: arrival order is the
+ * order in which threads found the lock taken. Nothing spins.
  */
-final class FairMutex implements LockPrimitive {
+final class FairMutex extends QueuedMutex {
 
     static final String STRATEGY = "fair";
-
-    private final ReentrantLock lock = new ReentrantLock(true);
 
     @Override
     public String strategy() {
@@ -26,43 +28,48 @@ final class FairMutex implements LockPrimitive {
     }
 
     @Override
-    public void lock() {
-        lock.lock();
+    boolean tryBeforeQueueing() {
+        return false;
     }
 
     @Override
-    public void lockInterruptibly() throws InterruptedException {
-        lock.lockInterruptibly();
-    }
-
-    @Override
-    public boolean tryLock() {
-        // the timed form checks the interrupt status on entry; a non-waiting tryLock must not care, so hide it
-        boolean interrupted = Thread.interrupted();
-        try {
-            return lock.tryLock(0L, TimeUnit.NANOSECONDS);
-        } catch (InterruptedException impossible) {
-            interrupted = true; // the status was cleared and a zero wait never parks
-            return false;
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+    boolean enqueue(Waiter node) {
+        for (; ; ) {
+            int s = state();
+            if (s == FREE) {
+                if (casState(FREE, HELD)) {
+                    return true;
+                }
+            } else if (s == CONTENDED || casState(HELD, CONTENDED)) {
+                queue.addLast(node);
+                return false;
             }
         }
     }
 
     @Override
-    public boolean tryLockNanos(long nanos) throws InterruptedException {
-        return lock.tryLock(nanos, TimeUnit.NANOSECONDS);
+    boolean tryAcquireQueued(Waiter node) {
+        return false; // only a hand-off admits a queued thread
     }
 
     @Override
-    public void unlock() {
-        lock.unlock();
+    void unlockSlow() {
+        Thread wake = null;
+        synchronized (queue) {
+            Waiter head = queue.pollFirst();
+            if (head == null) {
+                setState(FREE);
+            } else {
+                wake = grant(head);
+            }
+        }
+        if (wake != null) {
+            LockSupport.unpark(wake);
+        }
     }
 
     @Override
-    public boolean isLocked() {
-        return lock.isLocked();
+    Thread afterCancel(Waiter node) {
+        return null; // nobody competes, so a leaving waiter takes no wake-up from anyone
     }
 }

@@ -7,7 +7,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 @ObjectClassDefinition(
         id = StrategyLockEngine.PID,
         name = "Rouse lock engine",
-        description = "Tuning of the lock strategies offered by the Rouse lock engine (jdk, fair, spin-yield).")
+        description =
+                "Tuning of the lock strategies offered by the Rouse lock engine (adaptive, fair, jdk, spin-yield).")
 @interface LockEngineConfig {
 
     @AttributeDefinition(
@@ -17,4 +18,21 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
             min = "1",
             max = "1000000")
     int spin_yield_spins() default StrategyLockEngine.DEFAULT_SPIN_YIELD_SPINS;
+
+    @AttributeDefinition(
+            name = "adaptive: most spins before parking",
+            description = "The upper bound of an adaptive lock's spin before a waiter parks; the spin actually used "
+                    + "adapts to how long the lock is usually held (glibc's adaptive mutex). 0 parks at once. "
+                    + "Range 0..100000.",
+            min = "0",
+            max = "100000")
+    int adaptive_spin_max() default AdaptiveTuning.DEFAULT_MAX_SPINS;
+
+    @AttributeDefinition(
+            name = "adaptive: fairness bound (µs)",
+            description = "When the longest waiter of an adaptive lock has waited this long, the next unlock hands it "
+                    + "the lock directly instead of letting newcomers barge. Range 10..10000000 µs.",
+            min = "10",
+            max = "10000000")
+    long adaptive_fairness_bound_us() default AdaptiveTuning.DEFAULT_FAIRNESS_BOUND_MICROS;
 }

@@ -15,7 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The lock engine: makes primitives of the strategies {@code jdk}, {@code fair} and {@code spin-yield}. The lock
+ * The lock engine: makes primitives of the strategies {@code adaptive} (the default), {@code fair}, {@code jdk} and
+ * {@code spin-yield}. The lock
  * front in the API bundle wraps them in swappable facades; consumers never see this class.
  *
  * <pre>{@code
@@ -32,13 +33,20 @@ public final class StrategyLockEngine implements LockEngine {
 
     static final int DEFAULT_SPIN_YIELD_SPINS = 1024;
     static final String SPIN_YIELD_SPINS = "spin.yield.spins";
+    static final String ADAPTIVE_SPIN_MAX = "adaptive.spin.max";
+    static final String ADAPTIVE_FAIRNESS_BOUND = "adaptive.fairness.bound.us";
+    static final int MAX_ADAPTIVE_SPINS = 100_000;
+    static final long MIN_FAIRNESS_BOUND_MICROS = 10L;
+    static final long MAX_FAIRNESS_BOUND_MICROS = 10_000_000L;
 
     private static final Logger LOG = LoggerFactory.getLogger(StrategyLockEngine.class);
-    private static final Set<String> STRATEGIES = Collections.unmodifiableSet(
-            new LinkedHashSet<>(List.of(JdkMutex.STRATEGY, FairMutex.STRATEGY, SpinYieldMutex.STRATEGY)));
+    private static final Set<String> STRATEGIES = Collections.unmodifiableSet(new LinkedHashSet<>(
+            List.of(AdaptiveMutex.STRATEGY, FairMutex.STRATEGY, JdkMutex.STRATEGY, SpinYieldMutex.STRATEGY)));
 
     /** Spins before a spin-yield lock starts yielding; volatile, written by configure, read by primitives. */
     private volatile int spinYieldSpins = DEFAULT_SPIN_YIELD_SPINS;
+    /** Tuning of adaptive locks; volatile, replaced whole by configure, read by primitives on their slow path. */
+    private volatile AdaptiveTuning adaptiveTuning = AdaptiveTuning.DEFAULT;
 
     /** An engine with the default configuration (DS, and tests without OSGi). */
     public StrategyLockEngine() {}
@@ -54,23 +62,31 @@ public final class StrategyLockEngine implements LockEngine {
     }
 
     private void configure(LockEngineConfig config) {
-        configure(config.spin_yield_spins());
+        configure(config.spin_yield_spins(), config.adaptive_spin_max(), config.adaptive_fairness_bound_us());
     }
 
     /**
-     * Validates and applies; a rejected value is logged and the last good one stays.
+     * Validates and applies all values or none; a rejection is logged and the last good configuration stays.
      *
-     * @return whether the value was applied
+     * @return whether the values were applied
      */
-    boolean configure(long spins) {
+    boolean configure(long spins, long adaptiveSpinMax, long fairnessBoundMicros) {
         ConfigCheck check = new ConfigCheck(PID);
         check.inRange(SPIN_YIELD_SPINS, spins, 1, 1_000_000);
+        check.inRange(ADAPTIVE_SPIN_MAX, adaptiveSpinMax, 0, MAX_ADAPTIVE_SPINS);
+        check.inRange(
+                ADAPTIVE_FAIRNESS_BOUND, fairnessBoundMicros, MIN_FAIRNESS_BOUND_MICROS, MAX_FAIRNESS_BOUND_MICROS);
         if (!check.passed()) {
             LOG.error(check.rejection());
             return false;
         }
         spinYieldSpins = (int) spins;
+        adaptiveTuning = new AdaptiveTuning((int) adaptiveSpinMax, fairnessBoundMicros * 1_000L);
         return true;
+    }
+
+    AdaptiveTuning adaptiveTuning() {
+        return adaptiveTuning;
     }
 
     int spinYieldSpins() {
@@ -82,7 +98,7 @@ public final class StrategyLockEngine implements LockEngine {
         return "strategies";
     }
 
-    /** {@code [jdk, fair, spin-yield]}, in that order ({@code jdk} is the engine's default). */
+    /** {@code [adaptive, fair, jdk, spin-yield]}, in that order ({@code adaptive} is the default). */
     @Override
     public Set<String> strategies() {
         return STRATEGIES;
@@ -94,6 +110,8 @@ public final class StrategyLockEngine implements LockEngine {
             throw new IllegalArgumentException("strategy must not be null; offered: " + STRATEGIES);
         }
         switch (strategy) {
+            case AdaptiveMutex.STRATEGY:
+                return new AdaptiveMutex(this::adaptiveTuning);
             case JdkMutex.STRATEGY:
                 return new JdkMutex();
             case FairMutex.STRATEGY:

@@ -42,7 +42,13 @@ class FrontWithEngineTest {
         for (int i = 0; i < stripes.size(); i++) {
             assertEquals("fair", stripes.at(i).strategy(), "stripes match by their set's name");
         }
-        assertEquals(Set.of("jdk", "fair", "spin-yield"), view.strategies());
+        assertEquals(Set.of("adaptive", "jdk", "fair", "spin-yield"), view.strategies());
+    }
+
+    @Test
+    void theDefaultStrategyIsAdaptive() {
+        core.useEngine(engine);
+        assertEquals("adaptive", core.newView("a.bundle").newLock().strategy());
     }
 
     @Test
@@ -52,7 +58,7 @@ class FrontWithEngineTest {
         SwappableLock lock = core.newView("a.bundle").lock("b");
         assertEquals("fair", lock.strategy());
 
-        assertFalse(core.configure("adaptive", new String[0]), "a strategy the engine does not offer");
+        assertFalse(core.configure("mcs", new String[0]), "a strategy the engine does not offer");
         assertFalse(core.configure("jdk", new String[] {"keyspace*"}), "an entry without '='");
         assertFalse(core.configure("jdk", new String[] {"=fair"}), "an empty glob");
         assertFalse(core.configure("jdk", new String[] {"b=nope"}), "valid default, bad pattern: all or nothing");
@@ -66,11 +72,11 @@ class FrontWithEngineTest {
     @Test
     void aValidChangeSwapsLiveLocksAtOnceOrAtTheirFinalUnlock() throws Exception {
         core.useEngine(engine);
+        assertTrue(core.configure("jdk", new String[] {"unchanged*=jdk"}));
         LockService view = core.newView("a.bundle");
         SwappableLock free = view.lock("free");
         SwappableLock held = view.lock("held");
         SwappableLock unchanged = view.lock("unchanged-x");
-        assertTrue(core.configure("jdk", new String[] {"unchanged*=jdk"}));
         held.lock();
         held.lock();
         try {
@@ -91,7 +97,7 @@ class FrontWithEngineTest {
 
     @Test
     void withoutAnEngineLocksUseTheFallbackAndOnlySyntaxIsChecked() throws Exception {
-        assertTrue(core.configure("adaptive", new String[] {"x*=later"}), "no engine: names are not checked yet");
+        assertTrue(core.configure("mcs", new String[] {"x*=later"}), "no engine: names are not checked yet");
         assertFalse(core.configure("bad name", new String[0]));
         LockService view = core.newView("a.bundle");
         SwappableLock lock = view.lock("x1");
@@ -104,9 +110,9 @@ class FrontWithEngineTest {
             lock.unlock();
         }
 
-        core.useEngine(engine); // lacks 'adaptive' and 'later': WARN, and the engine's default
-        assertEquals("jdk", lock.strategy());
-        assertEquals("jdk", view.lock("other").strategy());
+        core.useEngine(engine); // lacks 'mcs' and 'later': WARN, and the engine's default
+        assertEquals("adaptive", lock.strategy());
+        assertEquals("adaptive", view.lock("other").strategy());
 
         core.useEngine(null);
         assertEquals("fallback", lock.strategy());
@@ -114,8 +120,8 @@ class FrontWithEngineTest {
     }
 
     @Test
-    void anEngineWithoutJdkGivesItsFirstStrategy() {
-        assertTrue(core.configure("jdk", new String[0]));
+    void anEngineWithoutAdaptiveGivesItsFirstStrategy() {
+        assertTrue(core.configure("adaptive", new String[0]));
         core.useEngine(new OnlyFair(engine));
         assertEquals("fair", core.newView("a.bundle").newLock().strategy());
     }
@@ -175,16 +181,23 @@ class FrontWithEngineTest {
     @Test
     void engineConfigurationIsRangeChecked() {
         assertEquals(StrategyLockEngine.DEFAULT_SPIN_YIELD_SPINS, engine.spinYieldSpins());
-        assertFalse(engine.configure(0));
-        assertFalse(engine.configure(1_000_001));
+        assertEquals(AdaptiveTuning.DEFAULT, engine.adaptiveTuning());
+        assertFalse(engine.configure(0, 100, 1_000));
+        assertFalse(engine.configure(1_000_001, 100, 1_000));
+        assertFalse(engine.configure(1, -1, 1_000), "negative adaptive spin limit");
+        assertFalse(engine.configure(1, 100_001, 1_000), "adaptive spin limit too large");
+        assertFalse(engine.configure(1, 100, 9), "fairness bound below 10 µs");
+        assertFalse(engine.configure(1, 100, 10_000_001), "fairness bound above 10 s");
         assertEquals(StrategyLockEngine.DEFAULT_SPIN_YIELD_SPINS, engine.spinYieldSpins());
-        assertTrue(engine.configure(1));
+        assertEquals(AdaptiveTuning.DEFAULT, engine.adaptiveTuning(), "all or nothing: nothing applied");
+        assertTrue(engine.configure(1, 0, 50));
         assertEquals(1, engine.spinYieldSpins());
-        assertThrows(IllegalArgumentException.class, () -> engine.newPrimitive("adaptive"));
+        assertEquals(new AdaptiveTuning(0, 50_000), engine.adaptiveTuning());
+        assertThrows(IllegalArgumentException.class, () -> engine.newPrimitive("mcs"));
         assertThrows(IllegalArgumentException.class, () -> engine.newPrimitive(null));
     }
 
-    /** A real engine restricted to its fair strategy, as an engine that lacks {@code jdk}. */
+    /** A real engine restricted to its fair strategy, as an engine that lacks {@code adaptive}. */
     private static final class OnlyFair implements LockEngine {
         private final LockEngine delegate;
 

@@ -1,5 +1,6 @@
 package org.rouse.api.internal.lock;
 
+import java.util.Hashtable;
 import org.osgi.annotation.bundle.Capability;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
@@ -37,6 +38,8 @@ public final class LockFront {
     private final RankedEngines<LockEngine> engines = new RankedEngines<>();
     /** The LockService registration; written in activate/deactivate (DS serializes them). */
     private ServiceRegistration<LockService> registration;
+    /** The Gogo command object's registration; written in activate/deactivate. */
+    private ServiceRegistration<LockCommands> commands;
 
     @Reference(
             service = LockEngine.class,
@@ -59,6 +62,10 @@ public final class LockFront {
     void activate(BundleContext context, LockFrontConfig config) {
         configure(config);
         registration = context.registerService(LockService.class, new ViewFactory(core), null);
+        Hashtable<String, Object> properties = new Hashtable<>();
+        properties.put("osgi.command.scope", LockCommands.SCOPE);
+        properties.put("osgi.command.function", LockCommands.functions());
+        commands = context.registerService(LockCommands.class, new LockCommands(core), properties);
     }
 
     @Modified
@@ -68,6 +75,11 @@ public final class LockFront {
 
     @Deactivate
     void deactivate() {
+        ServiceRegistration<LockCommands> c = commands;
+        commands = null;
+        if (c != null) {
+            c.unregister();
+        }
         ServiceRegistration<LockService> r = registration;
         registration = null;
         if (r != null) {

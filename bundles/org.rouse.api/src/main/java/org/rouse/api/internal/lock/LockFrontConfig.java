@@ -13,8 +13,9 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
     @AttributeDefinition(
             name = "Default strategy",
-            description = "The strategy of locks that no pattern matches, e.g. jdk, fair or spin-yield. Must be "
-                    + "offered by the active lock engine.")
+            description =
+                    "The strategy of locks that no pattern matches, adaptive (default), fair, jdk or spin-yield. Must be "
+                            + "offered by the active lock engine.")
     String strategy() default StrategyPolicy.DEFAULT_STRATEGY;
 
     @AttributeDefinition(

@@ -42,7 +42,7 @@ public final class LockFrontCore {
     public static final String PID = "org.rouse.lock";
 
     private static final Logger LOG = LoggerFactory.getLogger(LockFrontCore.class);
-    private static final String ENGINE_DEFAULT = "jdk";
+    private static final String ENGINE_DEFAULT = "adaptive";
 
     /** The active engine or null; volatile for lock-free reads, written under this. */
     private volatile LockEngine engine;
@@ -156,6 +156,22 @@ public final class LockFrontCore {
         for (SwappableLockImpl facade : released) {
             facades.remove(facade);
         }
+    }
+
+    /** One live lock as monitoring sees it. */
+    record LockSnapshot(String name, String strategy, LockCounts statistics) {}
+
+    /** A snapshot of every live lock (for the Gogo command and provider totals). */
+    List<LockSnapshot> snapshot() {
+        List<LockSnapshot> all = new ArrayList<>();
+        for (SwappableLockImpl facade : liveFacadesLocked()) {
+            all.add(new LockSnapshot(facade.name(), facade.strategy(), (LockCounts) facade.statistics()));
+        }
+        return all;
+    }
+
+    private synchronized List<SwappableLockImpl> liveFacadesLocked() {
+        return liveFacades();
     }
 
     /** How many facades are tracked (for tests: a released view must not leave its locks behind). */

@@ -21,7 +21,7 @@ final class StrategyPolicy {
 
     static final String STRATEGY = "strategy";
     static final String PATTERNS = "strategy.patterns";
-    static final String DEFAULT_STRATEGY = "jdk";
+    static final String DEFAULT_STRATEGY = "adaptive";
     static final StrategyPolicy DEFAULT = new StrategyPolicy(DEFAULT_STRATEGY, List.of());
 
     private static final Pattern STRATEGY_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");

@@ -74,6 +74,14 @@ public final class SwappableLockImpl implements SwappableLock {
      * ReentrantLock) whose tryLock fails while a queued waiter is about to leave. Waiters queued on an old primitive
      * drain: every owner of an old primitive releases it promptly, waking the next, who retries on `current`.
      *
+     * Statistics. Counters are plain fields written by the holder (racy snapshots for monitoring). A contended
+     * acquisition already read the clock, so its wait goes into a histogram (LockHistograms, made on the first
+     * contended acquisition: a lock that is never contended allocates nothing). Hold times are sampled, one outermost
+     * acquisition in HOLD_SAMPLE_EVERY, and only once the lock has been contended: the uncontended path pays one
+     * plain read of `histograms` and one test of `holdStart` in unlock. Engine-side counters
+     * (spins, parks, hand-offs) live in the primitive; the swap adds the old primitive's counts to `retired*` while
+     * owning it, so they survive swaps (waiters still draining from an old primitive after that are not counted).
+     *
      * Conditions. Each Condition keeps its own FIFO queue of Waiter nodes inside the facade, so no signal is lost
      * across a swap. The queue is touched only by facade holders. A node moves WAITING -> SIGNALLED (signal) or
      * WAITING -> CANCELLED (timeout or interrupt) by CAS, so a signal either wakes a waiter that will return normally
@@ -119,6 +127,22 @@ public final class SwappableLockImpl implements SwappableLock {
     private long longestWaitNanos;
     /** Swaps performed; plain, written by the thread performing the swap while it owns the old primitive. */
     private long swaps;
+    /** Spins, parks and hand-offs of swapped-out primitives; plain, written like {@code swaps}. */
+    private long retiredSpins;
+
+    private long retiredParks;
+    private long retiredHandoffs;
+    /**
+     * Wait and hold histograms, null until the first contended acquisition; plain, set once by a holder (holders are
+     * ordered by the lock). A monitoring thread may read it racily: LockHistograms has only final fields, so if it
+     * sees the object it sees it fully built.
+     */
+    private LockHistograms histograms;
+    /** When the sampled hold began (System.nanoTime()), or 0 when this hold is not sampled; holder-only. */
+    private long holdStart;
+
+    /** One outermost acquisition in this many has its hold time recorded (a power of two). */
+    static final int HOLD_SAMPLE_EVERY = 16;
 
     /**
      * Creates an unlocked facade.
@@ -241,6 +265,7 @@ public final class SwappableLockImpl implements SwappableLock {
             throw new IllegalMonitorStateException("Lock '" + name + "' is not held by the current thread");
         }
         if (--holds == 0) {
+            endHold();
             owner = null;
             release();
         }
@@ -281,7 +306,18 @@ public final class SwappableLockImpl implements SwappableLock {
 
     @Override
     public LockStatistics statistics() {
-        return new LockCounts(acquisitions, contendedAcquisitions, longestWaitNanos, swaps);
+        LockPrimitive p = current;
+        LockHistograms h = histograms;
+        return new LockCounts(
+                acquisitions,
+                contendedAcquisitions,
+                longestWaitNanos,
+                swaps,
+                retiredSpins + p.spins(),
+                retiredParks + p.parks(),
+                retiredHandoffs + p.handoffs(),
+                h == null ? null : h.waits(),
+                h == null ? null : h.holds());
     }
 
     @Override
@@ -365,12 +401,28 @@ public final class SwappableLockImpl implements SwappableLock {
     private void acquired(Thread me, boolean contended, long waitedNanos) {
         owner = me;
         holds = 1;
-        acquisitions++;
+        long n = acquisitions++;
+        LockHistograms h = histograms;
         if (contended) {
             contendedAcquisitions++;
             if (waitedNanos > longestWaitNanos) {
                 longestWaitNanos = waitedNanos;
             }
+            if (h == null) {
+                histograms = h = new LockHistograms();
+            }
+            h.recordWait(waitedNanos);
+        }
+        if (h != null && (n & (HOLD_SAMPLE_EVERY - 1)) == 0) {
+            holdStart = System.nanoTime();
+        }
+    }
+
+    /** Called by the holder when its hold ends: records a sampled hold time. */
+    private void endHold() {
+        if (holdStart != 0L) {
+            histograms.recordHold(System.nanoTime() - holdStart);
+            holdStart = 0L;
         }
     }
 
@@ -392,6 +444,9 @@ public final class SwappableLockImpl implements SwappableLock {
         LockPrimitive next = (LockPrimitive) PENDING.getAndSet(this, (LockPrimitive) null);
         if (next != null && next != held) {
             swaps++;
+            retiredSpins += held.spins();
+            retiredParks += held.parks();
+            retiredHandoffs += held.handoffs();
             current = next;
         }
     }
@@ -420,6 +475,7 @@ public final class SwappableLockImpl implements SwappableLock {
     private int releaseFully() {
         int saved = holds;
         holds = 0;
+        endHold();
         owner = null;
         release();
         return saved;

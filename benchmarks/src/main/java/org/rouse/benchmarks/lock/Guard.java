@@ -1,0 +1,88 @@
+package org.rouse.benchmarks.lock;
+
+import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.ReentrantLock;
+import org.rouse.api.internal.lock.LockFrontCore;
+import org.rouse.lock.internal.StrategyLockEngine;
+
+/**
+ * One way of guarding a critical section, as the lock benchmarks compare them: a Rouse lock strategy, a JDK
+ * {@link ReentrantLock} or a {@code synchronized} block.
+ *
+ * <pre>{@code
+ * Guard guard = Guard.rouse("adaptive");
+ * guard.run(section);
+ * }</pre>
+ */
+public abstract class Guard {
+
+    private final String name;
+
+    private Guard(String name) {
+        this.name = name;
+    }
+
+    /** The row label. */
+    public final String name() {
+        return name;
+    }
+
+    /** Runs {@code section} while holding the guard. */
+    public abstract void run(Runnable section);
+
+    /** Every guard the issue compares: the four Rouse strategies, ReentrantLock non-fair and fair, synchronized. */
+    public static Guard[] all() {
+        return new Guard[] {
+            rouse("adaptive"),
+            rouse("fair"),
+            rouse("jdk"),
+            rouse("spin-yield"),
+            lock("ReentrantLock", new ReentrantLock(false)),
+            lock("ReentrantLock(fair)", new ReentrantLock(true)),
+            monitor()
+        };
+    }
+
+    /** A Rouse lock of {@code strategy}, made through the real front over the real engine. */
+    public static Guard rouse(String strategy) {
+        return lock("rouse " + strategy, newRouseLock(strategy));
+    }
+
+    /** A Rouse lock made by the front with the real engine (as a consumer bundle gets it). */
+    public static Lock newRouseLock(String strategy) {
+        LockFrontCore core = new LockFrontCore();
+        core.useEngine(new StrategyLockEngine());
+        if (!core.configure(strategy, new String[0])) {
+            throw new IllegalArgumentException("unknown strategy " + strategy);
+        }
+        return core.newView("benchmarks").newLock();
+    }
+
+    /** Any {@link Lock}. */
+    public static Guard lock(String name, Lock lock) {
+        return new Guard(name) {
+            @Override
+            public void run(Runnable section) {
+                lock.lock();
+                try {
+                    section.run();
+                } finally {
+                    lock.unlock();
+                }
+            }
+        };
+    }
+
+    /** A {@code synchronized} block on a private monitor. */
+    public static Guard monitor() {
+        Object monitor = new Object();
+        return new Guard("synchronized") {
+            @Override
+            public void run(Runnable section) {
+                synchronized (monitor) {
+                    section.run();
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,86 @@
+package org.rouse.benchmarks.lock;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.rouse.benchmarks.scenario.Metrics;
+import org.rouse.benchmarks.scenario.Options;
+import org.rouse.benchmarks.scenario.ReportLayout;
+import org.rouse.benchmarks.scenario.RoundPlan;
+import org.rouse.benchmarks.scenario.Scenario;
+import org.rouse.benchmarks.scenario.Variant;
+
+/**
+ * {@code lock-contention} (16 threads), {@code lock-contention-2} and {@code lock-contention-64}: the OpenSIPS
+ * experiment. Every lock strategy, ReentrantLock non-fair and fair and {@code synchronized} guard a short critical
+ * section shared by all threads, with and without work between acquisitions.
+ *
+ * <pre>{@code
+ * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness lock-contention --quick
+ * }</pre>
+ */
+public final class LockContention implements Scenario {
+
+    static final String BASELINE = "ReentrantLock, no work";
+
+    private final int threads;
+
+    /** The scenario with {@code threads} threads (16 is the case). */
+    public LockContention(int threads) {
+        this.threads = threads;
+    }
+
+    @Override
+    public String name() {
+        return threads == 16 ? "lock-contention" : "lock-contention-" + threads;
+    }
+
+    @Override
+    public String description() {
+        return threads + " threads on this machine's cores share one lock. Critical section: a counter and a small"
+                + " HashMap update; between acquisitions either ~100 arithmetic steps of private work (\"work\") or"
+                + " nothing (\"no work\"). Throughput in acquisitions per second (ratio against non-fair"
+                + " ReentrantLock without work); CPU and voluntary/involuntary context switches per acquisition from"
+                + " `/proc/thread-self/status` over all worker threads; fairness as the min/max ratio of per-thread"
+                + " acquisitions and Jain's index; acquire-wait percentiles (p50/p99/max, µs) from one acquisition in "
+                + ContentionVariant.SAMPLE_EVERY + " per thread. Each cell is the median of the measured rounds.";
+    }
+
+    @Override
+    public List<Variant> variants(Options options) {
+        List<Variant> variants = new ArrayList<>();
+        for (boolean work : new boolean[] {false, true}) {
+            for (Guard guard : Guard.all()) {
+                variants.add(new ContentionVariant(guard, threads, work));
+            }
+        }
+        return variants;
+    }
+
+    @Override
+    public RoundPlan plan(Options options) {
+        // 14 variants: quick ~6 s, full 1 + 6 x 500 ms each (~50 s)
+        return options.quick()
+                ? new RoundPlan(1, 3, Duration.ofMillis(100))
+                : new RoundPlan(1, 6, Duration.ofMillis(500));
+    }
+
+    @Override
+    public ReportLayout layout() {
+        return new ReportLayout(
+                List.of(
+                        LockMetrics.THROUGHPUT,
+                        Metrics.CPU_PER_OP_US,
+                        LockMetrics.VOLUNTARY_PER_OP,
+                        LockMetrics.INVOLUNTARY_PER_OP,
+                        LockMetrics.MIN_MAX,
+                        LockMetrics.JAIN,
+                        Metrics.P50_US,
+                        Metrics.P99_US,
+                        Metrics.MAX_US,
+                        LockMetrics.VIOLATIONS),
+                BASELINE,
+                List.of(LockMetrics.THROUGHPUT),
+                false);
+    }
+}

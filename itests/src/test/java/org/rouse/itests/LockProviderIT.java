@@ -1,0 +1,72 @@
+package org.rouse.itests;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.Assert.assertEquals;
+import static org.junit.Assert.assertTrue;
+
+import java.time.Duration;
+import java.util.Set;
+import javax.inject.Inject;
+import org.junit.Test;
+import org.junit.runner.RunWith;
+import org.ops4j.pax.exam.junit.PaxExam;
+import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
+import org.ops4j.pax.exam.spi.reactors.PerClass;
+import org.osgi.framework.Bundle;
+import org.osgi.framework.ServiceReference;
+import org.rouse.lock.LockService;
+import org.rouse.lock.SwappableLock;
+
+/** The lock provider in Felix: adaptive by default, strategies surviving a provider update, the Gogo command. */
+@RunWith(PaxExam.class)
+@ExamReactorStrategy(PerClass.class)
+public class LockProviderIT extends RouseTestSupport {
+
+    private static final Set<String> STRATEGIES = Set.of("adaptive", "fair", "jdk", "spin-yield");
+
+    @Inject
+    LockService locks;
+
+    @Test
+    public void strategiesSurviveAProviderUpdateUnderContentionAndTheDefaultIsAdaptive() throws Exception {
+        assertEquals(STRATEGIES, locks.strategies());
+        SwappableLock lock = locks.lock("provider-it");
+        assertEquals("adaptive", lock.strategy());
+        LockHammer hammer = LockHammer.start(lock, 16, "lock-provider-it");
+        try {
+            Bundle provider = bundle("org.rouse.lock");
+            long before = hammer.acquisitions();
+            await().atMost(Duration.ofSeconds(10)).until(() -> hammer.acquisitions() > before + 1000);
+            updateFromJar(provider);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> locks.strategies().equals(STRATEGIES));
+            await().atMost(Duration.ofSeconds(10)).until(() -> lock.strategy().equals("adaptive"));
+            long updated = hammer.acquisitions();
+            await().atMost(Duration.ofSeconds(10)).until(() -> hammer.acquisitions() > updated + 1000);
+        } finally {
+            hammer.stop();
+        }
+        assertEquals("two threads held the lock at once", 0, hammer.violations());
+        assertTrue(
+                "the swaps to the fallback and back were counted",
+                lock.statistics().swaps() >= 2);
+        assertEquals(hammer.acquisitions(), lock.statistics().acquisitions());
+    }
+
+    @Test
+    public void theLocksCommandIsRegisteredForGogo() throws Exception {
+        locks.lock("command-it").lock();
+        // as Gogo finds commands: by properties, whatever the object class
+        ServiceReference<?>[] refs = context.getServiceReferences(
+                (String) null, "(&(osgi.command.scope=rouse)(osgi.command.function=locks))");
+        assertEquals(1, refs == null ? 0 : refs.length);
+        Object command = context.getService(refs[0]);
+        try {
+            String output = (String) command.getClass().getMethod("locks").invoke(command);
+            assertTrue(output, output.startsWith("engine strategies"));
+            assertTrue(output, output.contains("command-it"));
+        } finally {
+            context.ungetService(refs[0]);
+        }
+    }
+}
