@@ -67,6 +67,13 @@ public final class NioSelectorEngine implements SelectorEngine {
      * Drain: runs on the loop (queued, and waited for): cancel every key and flush the cancellations with
      * selectNow(), so every channel is deregistered but stays open. Loop tasks already queued still run here;
      * upcalls in flight finish on this pool and re-arm through the front into the next engine.
+     *
+     * Epoll spin bug: SpinDetector counts selects that return at once with nothing selected and no wakeup; after
+     * 512 in a row the loop opens a new selector, registers every valid key's channel with it (same interest ops
+     * and attachment; a channel may belong to two selectors at once), cancels the old keys, publishes the new
+     * selector in the volatile field and closes the old one, logging a warning. Wakeups stay correct because a
+     * producer writes one only after its CAS on `awake` succeeded, and the loop clears `awake` only after the new
+     * selector is published.
      */
 
     /** The configuration PID. */
@@ -80,7 +87,9 @@ public final class NioSelectorEngine implements SelectorEngine {
 
     private final String name;
     private final EngineSettings settings;
-    private final Selector selector;
+    /** Replaced only by the loop thread when it rebuilds the selector (the epoll spin bug); read by any thread. */
+    private volatile Selector selector;
+
     private final Thread loop;
     private final WorkerPool workers;
 
@@ -113,6 +122,10 @@ public final class NioSelectorEngine implements SelectorEngine {
     private final AtomicLong timedOutSelects = new AtomicLong();
     /** Completed select calls; loop writes. */
     private final AtomicLong selectCycles = new AtomicLong();
+    /** Selectors replaced by a new one; loop writes. */
+    private final AtomicLong rebuilds = new AtomicLong();
+    /** Loop thread only. */
+    private final SpinDetector spinDetector = new SpinDetector(SpinDetector.DEFAULT_THRESHOLD);
 
     /** Called by DS. */
     @Activate
@@ -367,12 +380,74 @@ public final class NioSelectorEngine implements SelectorEngine {
             return;
         }
         long timeout = settings.selectTimeoutMs();
+        long start = System.nanoTime();
         int ready = timeout == 0 ? selector.select() : selector.select(timeout);
         boolean woken = awake.getAndSet(true);
         selectCycles.incrementAndGet();
         if (ready == 0 && !woken && timeout != 0) {
             timedOutSelects.incrementAndGet();
         }
+        if (spinDetector.spun(ready, woken, System.nanoTime() - start, timeout)) {
+            LOG.warn(
+                    "Selector engine {}: select returned {} times in a row with nothing ready and nobody waking it"
+                            + " (the epoll spin bug); rebuilding the selector",
+                    name,
+                    SpinDetector.DEFAULT_THRESHOLD);
+            rebuildSelector();
+        }
+    }
+
+    /**
+     * Replaces the selector with a new one and moves every registration to it, keeping interest operations and
+     * attachments (a channel may be registered with two selectors at once, so nothing is ever unregistered). Loop
+     * thread only. Safe against concurrent wakeups: the loop is awake here, and a producer only writes a wakeup
+     * after seeing {@code awake == false}, which the loop sets after publishing the new selector.
+     */
+    private void rebuildSelector() {
+        Selector old = selector;
+        Selector fresh;
+        try {
+            fresh = Selector.open();
+        } catch (IOException e) {
+            LOG.warn("Selector engine {}: cannot open a new selector; keeping the old one", name, e);
+            return;
+        }
+        int moved = 0;
+        for (SelectionKey key : old.keys()) {
+            if (!key.isValid()) {
+                continue;
+            }
+            try {
+                Object attachment = key.attachment();
+                SelectionKey movedKey = key.channel().register(fresh, key.interestOps(), attachment);
+                if (attachment instanceof SelectorEntry entry) {
+                    entry.engineSlot(movedKey);
+                }
+                key.cancel();
+                moved++;
+            } catch (IOException | RuntimeException e) { // a channel closed meanwhile: nothing to move
+                LOG.debug("Selector engine {}: not moving {}: {}", name, key.channel(), e.toString());
+                key.cancel();
+            }
+        }
+        selector = fresh;
+        try {
+            old.close();
+        } catch (IOException e) {
+            LOG.debug("Closing the old selector of {} failed", name, e);
+        }
+        rebuilds.incrementAndGet();
+        LOG.warn("Selector engine {}: rebuilt its selector, moving {} channels", name, moved);
+    }
+
+    /** Rebuilds the selector on the loop thread as if it had spun (tests: the bug cannot be provoked). */
+    void forceRebuild() {
+        execute(this::rebuildSelector);
+    }
+
+    /** How many times the selector was rebuilt. */
+    long rebuilds() {
+        return rebuilds.get();
     }
 
     private void runPending() {
