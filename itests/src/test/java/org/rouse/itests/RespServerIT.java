@@ -19,6 +19,7 @@ import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.Bundle;
+import org.osgi.framework.ServiceReference;
 import org.osgi.service.cm.Configuration;
 import org.osgi.service.cm.ConfigurationAdmin;
 import org.rouse.selector.SelectorService;
@@ -85,6 +86,27 @@ public class RespServerIT extends RouseTestSupport {
     private static Object incrOfText(RespClient client) throws IOException {
         client.call("SET", "it:text", "abc");
         return client.call("INCR", "it:text");
+    }
+
+    @Test
+    public void theGogoCommandPrintsTheEngineAndTheServersView() throws Exception {
+        int port = listenOnFreePort(configAdmin);
+        try (RespClient client = new RespClient(port)) {
+            assertEquals("PONG", client.call("PING"));
+            ServiceReference<?>[] commands = context.getAllServiceReferences(
+                    null, "(&(osgi.command.scope=rouse)(osgi.command.function=selector))");
+            assertTrue("rouse:selector is registered", commands != null && commands.length == 1);
+            Object command = context.getService(commands[0]);
+            try {
+                String report =
+                        (String) command.getClass().getMethod("selector").invoke(command);
+                assertTrue(report, report.startsWith("engine nio-"));
+                assertTrue(report, report.contains("wakeups.written"));
+                assertTrue(report, report.contains("view org.rouse.examples.resp ["));
+            } finally {
+                context.ungetService(commands[0]);
+            }
+        }
     }
 
     @Test

@@ -9,7 +9,9 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -278,6 +280,23 @@ public final class NioSelectorEngine implements SelectorEngine {
     @Override
     public long wakeupsWritten() {
         return wakeupsWritten.get();
+    }
+
+    @Override
+    public Map<String, Long> counters() {
+        Map<String, Long> counters = new LinkedHashMap<>();
+        counters.put("channels", (long) attached.size());
+        counters.put("select.cycles", selectCycles.get());
+        counters.put("selects.timed.out", timedOutSelects.get());
+        counters.put("wakeups.requested", wakeupsRequested.get());
+        counters.put("wakeups.written", wakeupsWritten.get());
+        counters.put("rebuilds", rebuilds.get());
+        counters.put("pool.threads", (long) workers.getPoolSize());
+        counters.put("pool.threads.created", workers.threadsCreated());
+        counters.put("pool.threads.retired", workers.threadsRetired());
+        counters.put("pool.queued", (long) workers.getQueue().size());
+        counters.put("pool.completed", workers.getCompletedTaskCount());
+        return counters;
     }
 
     @Override
