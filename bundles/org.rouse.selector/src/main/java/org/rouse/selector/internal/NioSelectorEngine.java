@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -126,6 +128,15 @@ public final class NioSelectorEngine implements SelectorEngine {
     private final AtomicLong selectCycles = new AtomicLong();
     /** Selectors replaced by a new one; loop writes. */
     private final AtomicLong rebuilds = new AtomicLong();
+    /**
+     * From a re-arm requested on another thread (an upcall ending) to the loop applying it, just before its next
+     * select: the delay omniORB's missing wakeup turned into a select timeout. Recorded by the loop; the recorder
+     * is thread-safe and {@link #counters()} folds its intervals into {@link #rearmTotal} under that object's lock.
+     */
+    private final Recorder rearmLatency = new Recorder(3);
+
+    private final Histogram rearmTotal = new Histogram(3);
+
     /** Loop thread only. */
     private final SpinDetector spinDetector = new SpinDetector(SpinDetector.DEFAULT_THRESHOLD);
 
@@ -190,7 +201,11 @@ public final class NioSelectorEngine implements SelectorEngine {
             updateNow(entry);
             return;
         }
-        pending.add(() -> updateNow(entry));
+        long requestedAt = System.nanoTime();
+        pending.add(() -> {
+            updateNow(entry);
+            rearmLatency.recordValue(Math.max(0, System.nanoTime() - requestedAt));
+        });
         if (settings.wakeupAfterUpcall()) {
             wakeup();
         }
@@ -296,6 +311,14 @@ public final class NioSelectorEngine implements SelectorEngine {
         counters.put("pool.threads.retired", workers.threadsRetired());
         counters.put("pool.queued", (long) workers.getQueue().size());
         counters.put("pool.completed", workers.getCompletedTaskCount());
+        synchronized (rearmTotal) {
+            rearmTotal.add(rearmLatency.getIntervalHistogram());
+            counters.put("rearm.count", rearmTotal.getTotalCount());
+            counters.put("rearm.p50.ns", rearmTotal.getValueAtPercentile(50));
+            counters.put("rearm.p99.ns", rearmTotal.getValueAtPercentile(99));
+            counters.put("rearm.p999.ns", rearmTotal.getValueAtPercentile(99.9));
+            counters.put("rearm.max.ns", rearmTotal.getMaxValue());
+        }
         return counters;
     }
 

@@ -46,6 +46,10 @@ class SelectorCommandTest {
         assertEquals(1L, counters.get("rebuilds"));
         assertTrue(counters.get("pool.threads.created") >= 1);
         assertTrue(counters.get("wakeups.written") <= counters.get("select.cycles") + 1);
+        // each pool upcall's re-arm is timed (the second one may still be re-arming when its reply arrives)
+        await().until(() -> engine.counters().get("rearm.count") >= 2);
+        long rearmMax = engine.counters().get("rearm.max.ns");
+        assertTrue(rearmMax > 0 && rearmMax < 30_000_000_000L, "re-arm latency " + rearmMax);
         await().until(() -> engine.counters()
                 .get("pool.threads.retired")
                 .equals(engine.counters().get("pool.threads.created")));
