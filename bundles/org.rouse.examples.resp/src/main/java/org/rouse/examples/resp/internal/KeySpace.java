@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.Lock;
+import java.util.function.BiPredicate;
 import org.rouse.lock.LockStripes;
 
 /**
@@ -120,36 +121,29 @@ final class KeySpace {
 
     /** Removes {@code keys}; returns how many existed. */
     long removeAll(List<byte[]> keys) {
-        Key[] k = keys(keys);
-        long removed = 0;
-        boolean[] held = lockAll(k);
-        try {
-            for (Key key : k) {
-                if (segments[segment(key)].remove(key) != null) {
-                    removed++;
-                }
-            }
-        } finally {
-            unlockAll(held);
-        }
-        return removed;
+        return countLocked(keys, (segment, key) -> segment.remove(key) != null);
     }
 
     /** How many of {@code keys} exist, a key named twice counting twice (as in Redis). */
     long countExisting(List<byte[]> keys) {
+        return countLocked(keys, Map::containsKey);
+    }
+
+    /** Applies {@code test} to each key in its segment with every stripe of {@code keys} held; counts the trues. */
+    private long countLocked(List<byte[]> keys, BiPredicate<Map<Key, byte[]>, Key> test) {
         Key[] k = keys(keys);
-        long found = 0;
+        long count = 0;
         boolean[] held = lockAll(k);
         try {
             for (Key key : k) {
-                if (segments[segment(key)].containsKey(key)) {
-                    found++;
+                if (test.test(segments[segment(key)], key)) {
+                    count++;
                 }
             }
         } finally {
             unlockAll(held);
         }
-        return found;
+        return count;
     }
 
     private static Key[] keys(List<byte[]> keys) {
