@@ -15,7 +15,12 @@ public final class RouseOptions {
 
     /** Symbolic names (and jar names) of the project's bundles, in start order. */
     public static final List<String> ROUSE_BUNDLES = List.of(
-            "org.rouse.api", "org.rouse.timer", "org.rouse.selector", "org.rouse.lock", "org.rouse.examples.scripts");
+            "org.rouse.api",
+            "org.rouse.timer",
+            "org.rouse.selector",
+            "org.rouse.lock",
+            "org.rouse.examples.scripts",
+            "org.rouse.examples.resp");
 
     private RouseOptions() {}
 

@@ -1,6 +1,7 @@
 package org.rouse.selector.spi;
 
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import org.osgi.annotation.versioning.ConsumerType;
 
@@ -71,4 +72,14 @@ public interface SelectorEngine {
 
     /** Wakeups written to a selector since the engine started. */
     long wakeupsWritten();
+
+    /**
+     * The engine's own counters, by name, in a stable order (for example {@code select.cycles}, {@code rebuilds},
+     * {@code pool.threads.created}); shown by the {@code rouse:selector} Gogo command. None by default.
+     *
+     * @since 1.1
+     */
+    default Map<String, Long> counters() {
+        return Map.of();
+    }
 }

@@ -9,7 +9,9 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -19,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -67,6 +71,13 @@ public final class NioSelectorEngine implements SelectorEngine {
      * Drain: runs on the loop (queued, and waited for): cancel every key and flush the cancellations with
      * selectNow(), so every channel is deregistered but stays open. Loop tasks already queued still run here;
      * upcalls in flight finish on this pool and re-arm through the front into the next engine.
+     *
+     * Epoll spin bug: SpinDetector counts selects that return at once with nothing selected and no wakeup; after
+     * 512 in a row the loop opens a new selector, registers every valid key's channel with it (same interest ops
+     * and attachment; a channel may belong to two selectors at once), cancels the old keys, publishes the new
+     * selector in the volatile field and closes the old one, logging a warning. Wakeups stay correct because a
+     * producer writes one only after its CAS on `awake` succeeded, and the loop clears `awake` only after the new
+     * selector is published.
      */
 
     /** The configuration PID. */
@@ -80,7 +91,9 @@ public final class NioSelectorEngine implements SelectorEngine {
 
     private final String name;
     private final EngineSettings settings;
-    private final Selector selector;
+    /** Replaced only by the loop thread when it rebuilds the selector (the epoll spin bug); read by any thread. */
+    private volatile Selector selector;
+
     private final Thread loop;
     private final WorkerPool workers;
 
@@ -113,6 +126,19 @@ public final class NioSelectorEngine implements SelectorEngine {
     private final AtomicLong timedOutSelects = new AtomicLong();
     /** Completed select calls; loop writes. */
     private final AtomicLong selectCycles = new AtomicLong();
+    /** Selectors replaced by a new one; loop writes. */
+    private final AtomicLong rebuilds = new AtomicLong();
+    /**
+     * From a re-arm requested on another thread (an upcall ending) to the loop applying it, just before its next
+     * select: the delay omniORB's missing wakeup turned into a select timeout. Recorded by the loop; the recorder
+     * is thread-safe and {@link #counters()} folds its intervals into {@link #rearmTotal} under that object's lock.
+     */
+    private final Recorder rearmLatency = new Recorder(3);
+
+    private final Histogram rearmTotal = new Histogram(3);
+
+    /** Loop thread only. */
+    private final SpinDetector spinDetector = new SpinDetector(SpinDetector.DEFAULT_THRESHOLD);
 
     /** Called by DS. */
     @Activate
@@ -175,7 +201,11 @@ public final class NioSelectorEngine implements SelectorEngine {
             updateNow(entry);
             return;
         }
-        pending.add(() -> updateNow(entry));
+        long requestedAt = System.nanoTime();
+        pending.add(() -> {
+            updateNow(entry);
+            rearmLatency.recordValue(Math.max(0, System.nanoTime() - requestedAt));
+        });
         if (settings.wakeupAfterUpcall()) {
             wakeup();
         }
@@ -265,6 +295,31 @@ public final class NioSelectorEngine implements SelectorEngine {
     @Override
     public long wakeupsWritten() {
         return wakeupsWritten.get();
+    }
+
+    @Override
+    public Map<String, Long> counters() {
+        Map<String, Long> counters = new LinkedHashMap<>();
+        counters.put("channels", (long) attached.size());
+        counters.put("select.cycles", selectCycles.get());
+        counters.put("selects.timed.out", timedOutSelects.get());
+        counters.put("wakeups.requested", wakeupsRequested.get());
+        counters.put("wakeups.written", wakeupsWritten.get());
+        counters.put("rebuilds", rebuilds.get());
+        counters.put("pool.threads", (long) workers.getPoolSize());
+        counters.put("pool.threads.created", workers.threadsCreated());
+        counters.put("pool.threads.retired", workers.threadsRetired());
+        counters.put("pool.queued", (long) workers.getQueue().size());
+        counters.put("pool.completed", workers.getCompletedTaskCount());
+        synchronized (rearmTotal) {
+            rearmTotal.add(rearmLatency.getIntervalHistogram());
+            counters.put("rearm.count", rearmTotal.getTotalCount());
+            counters.put("rearm.p50.ns", rearmTotal.getValueAtPercentile(50));
+            counters.put("rearm.p99.ns", rearmTotal.getValueAtPercentile(99));
+            counters.put("rearm.p999.ns", rearmTotal.getValueAtPercentile(99.9));
+            counters.put("rearm.max.ns", rearmTotal.getMaxValue());
+        }
+        return counters;
     }
 
     @Override
@@ -367,12 +422,74 @@ public final class NioSelectorEngine implements SelectorEngine {
             return;
         }
         long timeout = settings.selectTimeoutMs();
+        long start = System.nanoTime();
         int ready = timeout == 0 ? selector.select() : selector.select(timeout);
         boolean woken = awake.getAndSet(true);
         selectCycles.incrementAndGet();
         if (ready == 0 && !woken && timeout != 0) {
             timedOutSelects.incrementAndGet();
         }
+        if (spinDetector.spun(ready, woken, System.nanoTime() - start, timeout)) {
+            LOG.warn(
+                    "Selector engine {}: select returned {} times in a row with nothing ready and nobody waking it"
+                            + " (the epoll spin bug); rebuilding the selector",
+                    name,
+                    SpinDetector.DEFAULT_THRESHOLD);
+            rebuildSelector();
+        }
+    }
+
+    /**
+     * Replaces the selector with a new one and moves every registration to it, keeping interest operations and
+     * attachments (a channel may be registered with two selectors at once, so nothing is ever unregistered). Loop
+     * thread only. Safe against concurrent wakeups: the loop is awake here, and a producer only writes a wakeup
+     * after seeing {@code awake == false}, which the loop sets after publishing the new selector.
+     */
+    private void rebuildSelector() {
+        Selector old = selector;
+        Selector fresh;
+        try {
+            fresh = Selector.open();
+        } catch (IOException e) {
+            LOG.warn("Selector engine {}: cannot open a new selector; keeping the old one", name, e);
+            return;
+        }
+        int moved = 0;
+        for (SelectionKey key : old.keys()) {
+            if (!key.isValid()) {
+                continue;
+            }
+            try {
+                Object attachment = key.attachment();
+                SelectionKey movedKey = key.channel().register(fresh, key.interestOps(), attachment);
+                if (attachment instanceof SelectorEntry entry) {
+                    entry.engineSlot(movedKey);
+                }
+                key.cancel();
+                moved++;
+            } catch (IOException | RuntimeException e) { // a channel closed meanwhile: nothing to move
+                LOG.debug("Selector engine {}: not moving {}: {}", name, key.channel(), e.toString());
+                key.cancel();
+            }
+        }
+        selector = fresh;
+        try {
+            old.close();
+        } catch (IOException e) {
+            LOG.debug("Closing the old selector of {} failed", name, e);
+        }
+        rebuilds.incrementAndGet();
+        LOG.warn("Selector engine {}: rebuilt its selector, moving {} channels", name, moved);
+    }
+
+    /** Rebuilds the selector on the loop thread as if it had spun (tests: the bug cannot be provoked). */
+    void forceRebuild() {
+        execute(this::rebuildSelector);
+    }
+
+    /** How many times the selector was rebuilt. */
+    long rebuilds() {
+        return rebuilds.get();
     }
 
     private void runPending() {

@@ -6,6 +6,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The engine's upcall pool: grows to its maximum size before it queues, and lets threads above the core size end
@@ -28,11 +29,26 @@ final class WorkerPool extends ThreadPoolExecutor {
 
     private final GrowFirstQueue queue;
 
+    /** Worker threads started and ended since the pool was created; incremented by the threads themselves. */
+    private final AtomicLong[] threadCounts;
+
     static WorkerPool create(EngineSettings settings, String threadPrefix) {
-        return new WorkerPool(settings, new GrowFirstQueue(settings.queueCapacity()), threadFactory(threadPrefix));
+        AtomicLong[] counts = {new AtomicLong(), new AtomicLong()};
+        return new WorkerPool(
+                settings, new GrowFirstQueue(settings.queueCapacity()), threadFactory(threadPrefix, counts), counts);
     }
 
-    private WorkerPool(EngineSettings settings, GrowFirstQueue queue, ThreadFactory threads) {
+    /** Worker threads created since the pool started. */
+    long threadsCreated() {
+        return threadCounts[0].get();
+    }
+
+    /** Worker threads that ended (idle timeout or shutdown) since the pool started. */
+    long threadsRetired() {
+        return threadCounts[1].get();
+    }
+
+    private WorkerPool(EngineSettings settings, GrowFirstQueue queue, ThreadFactory threads, AtomicLong[] counts) {
         super(
                 settings.coreThreads(),
                 settings.maxThreads(),
@@ -42,6 +58,7 @@ final class WorkerPool extends ThreadPoolExecutor {
                 threads,
                 WorkerPool::queueAfterAll);
         this.queue = queue;
+        this.threadCounts = counts;
         queue.pool = this;
     }
 
@@ -72,10 +89,18 @@ final class WorkerPool extends ThreadPoolExecutor {
         }
     }
 
-    private static ThreadFactory threadFactory(String prefix) {
+    private static ThreadFactory threadFactory(String prefix, AtomicLong[] counts) {
         AtomicInteger next = new AtomicInteger();
         return task -> {
-            Thread thread = new Thread(task, prefix + next.getAndIncrement());
+            Runnable counted = () -> {
+                try {
+                    task.run();
+                } finally {
+                    counts[1].incrementAndGet();
+                }
+            };
+            counts[0].incrementAndGet();
+            Thread thread = new Thread(counted, prefix + next.getAndIncrement());
             thread.setDaemon(true);
             return thread;
         };

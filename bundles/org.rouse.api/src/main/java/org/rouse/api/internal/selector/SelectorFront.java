@@ -1,5 +1,7 @@
 package org.rouse.api.internal.selector;
 
+import java.util.Hashtable;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.osgi.annotation.bundle.Capability;
@@ -75,10 +77,18 @@ public final class SelectorFront {
     /** The service factory's registration; written by activate/deactivate only. */
     private ServiceRegistration<SelectorService> registration;
 
+    /** The Gogo command's registration; written by activate/deactivate only. */
+    private ServiceRegistration<SelectorCommand> command;
+
     @Activate
     void activate(BundleContext context, SelectorFrontConfig config) {
         configure(config);
         registration = context.registerService(SelectorService.class, new ViewFactory(), null);
+        Hashtable<String, Object> commandProperties = new Hashtable<>();
+        commandProperties.put("osgi.command.scope", "rouse");
+        commandProperties.put("osgi.command.function", new String[] {"selector"});
+        command = context.registerService(
+                SelectorCommand.class, new SelectorCommand(dispatch, () -> List.copyOf(views)), commandProperties);
     }
 
     @Modified
@@ -88,6 +98,15 @@ public final class SelectorFront {
 
     @Deactivate
     void deactivate() {
+        ServiceRegistration<SelectorCommand> c = command;
+        command = null;
+        if (c != null) {
+            try {
+                c.unregister();
+            } catch (IllegalStateException alreadyGone) {
+                LOG.debug("Selector command already unregistered", alreadyGone);
+            }
+        }
         ServiceRegistration<SelectorService> r = registration;
         registration = null;
         if (r != null) {

@@ -1,0 +1,220 @@
+package org.rouse.examples.resp.internal;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisDataException;
+
+/** The server over the real selector and lock fronts, driven by Jedis (a standard Redis client) and raw sockets. */
+@Timeout(60)
+class RespServerTest {
+
+    @Test
+    void jedisRunsEveryCommand() throws Exception {
+        try (RespRig rig = new RespRig();
+                Jedis jedis = new Jedis("127.0.0.1", rig.port())) {
+            assertEquals("PONG", jedis.ping());
+            assertEquals("hello", jedis.echo("hello"));
+            assertEquals("OK", jedis.set("greeting", "hi there"));
+            assertEquals("hi there", jedis.get("greeting"));
+            assertNull(jedis.get("missing"));
+            byte[] binary = {0, '\r', '\n', (byte) 0xff, '$', '*'};
+            jedis.set("binary".getBytes(StandardCharsets.UTF_8), binary);
+            assertArrayEquals(binary, jedis.get("binary".getBytes(StandardCharsets.UTF_8)));
+            assertEquals(1, jedis.incr("n"));
+            assertEquals(2, jedis.incr("n"));
+            assertEquals(List.of("hi there", "2"), jedis.mget("greeting", "n").subList(0, 2));
+            assertEquals(java.util.Arrays.asList("2", null), jedis.mget("n", "missing"));
+            assertEquals(2, jedis.exists("greeting", "n", "missing"));
+            assertTrue(jedis.exists("n"));
+            assertEquals(2, jedis.del("greeting", "n", "missing"));
+            assertEquals(0, jedis.exists("greeting", "n"));
+            JedisDataException notInteger = assertThrows(JedisDataException.class, () -> jedis.incr("binary"));
+            assertEquals("ERR value is not an integer or out of range", notInteger.getMessage());
+            assertEquals("PONG", jedis.ping(), "an error reply leaves the connection usable");
+        }
+    }
+
+    @Test
+    void pipelinedCommandsAreAnsweredInOrder() throws Exception {
+        try (RespRig rig = new RespRig();
+                Jedis jedis = new Jedis("127.0.0.1", rig.port())) {
+            Pipeline pipeline = jedis.pipelined();
+            List<Response<Long>> increments = new ArrayList<>();
+            for (int i = 0; i < 20_000; i++) {
+                increments.add(pipeline.incr("p"));
+            }
+            pipeline.sync();
+            for (int i = 0; i < increments.size(); i++) {
+                assertEquals(i + 1, increments.get(i).get());
+            }
+        }
+    }
+
+    @Test
+    void concurrentClientsLoseNoIncrement() throws Exception {
+        int clients = 16;
+        int calls = 500;
+        try (RespRig rig = new RespRig()) {
+            ExecutorService pool = Executors.newFixedThreadPool(clients);
+            try {
+                List<Future<?>> done = new ArrayList<>();
+                for (int c = 0; c < clients; c++) {
+                    done.add(pool.submit(() -> {
+                        try (Jedis jedis = new Jedis("127.0.0.1", rig.port())) {
+                            for (int i = 0; i < calls; i++) {
+                                jedis.incr("shared");
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                for (Future<?> f : done) {
+                    f.get();
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            try (Jedis jedis = new Jedis("127.0.0.1", rig.port())) {
+                assertEquals(Long.toString((long) clients * calls), jedis.get("shared"));
+            }
+            await().until(() -> rig.server.connections() == 0);
+        }
+    }
+
+    @Test
+    void inlineCommandsWorkAsFromTelnet() throws Exception {
+        try (RespRig rig = new RespRig()) {
+            RawClient socket = rig.connect();
+            socket.send("PING\r\nSET k v\r\nGET k\r\nnosuch a\r\nget\r\nQUIT\r\n");
+            assertEquals("+PONG", socket.readLine());
+            assertEquals("+OK", socket.readLine());
+            assertEquals("$1", socket.readLine());
+            assertEquals("v", socket.readLine());
+            assertEquals("-ERR unknown command 'nosuch', with args beginning with: 'a' ", socket.readLine());
+            assertEquals("-ERR wrong number of arguments for 'get' command", socket.readLine());
+            assertEquals("+OK", socket.readLine());
+            assertTrue(socket.closedByServer(), "QUIT closes");
+        }
+    }
+
+    @Test
+    void malformedInputGetsAnErrorAndTheConnectionClosedOthersCarryOn() throws Exception {
+        try (RespRig rig = new RespRig(new RespParser.Limits(64, 8, 100), Duration.ofSeconds(300), 100);
+                Jedis bystander = new Jedis("127.0.0.1", rig.port())) {
+            assertEquals("OK", bystander.set("k", "v"));
+            for (String bad : List.of(
+                    "*1\r\n+PING\r\n", "*2\r\n$3\r\nGET\r\n$101\r\n", "*9\r\n", "x".repeat(100), "*1\r\n$-5\r\n")) {
+                RawClient socket = rig.connect();
+                socket.send(bad);
+                String reply = socket.readLine();
+                assertTrue(reply.startsWith("-ERR Protocol error: "), reply);
+                assertTrue(socket.closedByServer(), bad);
+            }
+            assertEquals("v", bystander.get("k"));
+            await().until(() -> rig.server.connections() == 1);
+        }
+    }
+
+    @Test
+    void halfCloseAnswersWhatWasSentThenCloses() throws Exception {
+        try (RespRig rig = new RespRig()) {
+            RawClient socket = rig.connect();
+            socket.send("PING\r\n*2\r\n$4\r\nECHO\r\n$3\r\nbye\r\n");
+            socket.socket.shutdownOutput();
+            assertEquals("+PONG", socket.readLine());
+            assertEquals("$3", socket.readLine());
+            assertEquals("bye", socket.readLine());
+            assertTrue(socket.closedByServer());
+            await().until(() -> rig.server.connections() == 0);
+        }
+    }
+
+    @Test
+    void peersThatResetOrVanishMidCommandLeaveNothingBehind() throws Exception {
+        try (RespRig rig = new RespRig()) {
+            for (int i = 0; i < 20; i++) {
+                RawClient socket = rig.connect();
+                socket.send("*2\r\n$3\r\nGET\r\n$100\r\npartial");
+                if (i % 2 == 0) {
+                    socket.socket.setSoLinger(true, 0); // RST
+                }
+                socket.close();
+            }
+            await().until(() -> rig.server.connections() == 0);
+            await().until(() -> rig.view.statistics().registrations() == 1); // only the listener
+            try (Jedis jedis = new Jedis("127.0.0.1", rig.port())) {
+                assertEquals("PONG", jedis.ping());
+            }
+        }
+    }
+
+    @Test
+    void idleConnectionsAreClosedAndBusyOnesAreNot() throws Exception {
+        try (RespRig rig = new RespRig(RespServerComponent.DEFAULTS.limits(), Duration.ofSeconds(1), 100)) {
+            RawClient idle = rig.connect();
+            RawClient busy = rig.connect();
+            long start = System.nanoTime();
+            while (System.nanoTime() - start < 2_500_000_000L) { // 2.5 timeouts of activity
+                busy.send("PING\r\n");
+                assertEquals("+PONG", busy.readLine());
+                Thread.onSpinWait();
+            }
+            assertTrue(idle.closedByServer(), "idle for longer than the timeout");
+            busy.send("PING\r\n");
+            assertEquals("+PONG", busy.readLine(), "activity kept it open");
+            await().until(() -> rig.server.connections() == 1);
+        }
+    }
+
+    @Test
+    void connectionsAboveTheMaximumAreClosed() throws Exception {
+        try (RespRig rig = new RespRig(RespServerComponent.DEFAULTS.limits(), Duration.ofSeconds(300), 2);
+                Jedis one = new Jedis("127.0.0.1", rig.port());
+                Jedis two = new Jedis("127.0.0.1", rig.port())) {
+            assertEquals("PONG", one.ping());
+            assertEquals("PONG", two.ping());
+            RawClient third = rig.connect();
+            assertTrue(third.closedByServer());
+            assertEquals("PONG", one.ping());
+        }
+    }
+
+    @Test
+    void repliesLargerThanTheSocketBuffersArriveWholeAndInOrder() throws Exception {
+        try (RespRig rig = new RespRig()) {
+            RawClient socket = rig.connect();
+            String value = "v".repeat(100_000);
+            socket.send("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$100000\r\n" + value + "\r\n");
+            assertEquals("+OK", socket.readLine());
+            // 30 MB of replies, far more than the socket buffers: the server waits for OP_WRITE and reads nothing
+            // meanwhile
+            StringBuilder many = new StringBuilder();
+            for (int i = 0; i < 300; i++) {
+                many.append("GET k\r\n");
+            }
+            socket.send(many.toString());
+            // now read everything back: every reply arrives, in order
+            for (int i = 0; i < 300; i++) {
+                assertEquals("$100000", socket.readLine());
+                assertEquals(value, socket.readLine());
+            }
+        }
+    }
+}

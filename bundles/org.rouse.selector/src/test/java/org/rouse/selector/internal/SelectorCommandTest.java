@@ -1,0 +1,69 @@
+package org.rouse.selector.internal;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.channels.SelectionKey;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.rouse.api.internal.selector.BundleSelectorView;
+import org.rouse.api.internal.selector.SelectorCommand;
+
+/** The engine's counters and the {@code rouse:selector} command over a real engine. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class SelectorCommandTest {
+
+    private final Rig rig = new Rig();
+
+    @AfterEach
+    void tearDown() throws Exception {
+        rig.close();
+    }
+
+    @Test
+    void countersFollowUpcallsRebuildsAndPoolThreads() throws Exception {
+        // no core threads and a 1 s idle timeout: the pool creates a worker for the call and retires it after
+        NioSelectorEngine engine = rig.engine(new EngineSettings(0, 4, 1, 100, 0, true));
+        rig.dispatch.switchTo(engine);
+        BundleSelectorView view = rig.view("com.example.server", 100);
+        ServerSocketChannel server = rig.server();
+        view.accept(server, SelectionKey.OP_READ, connection -> new Rig.Echo());
+        SocketChannel client = rig.connect(server);
+        assertEquals(7, Rig.call(client, 7));
+        engine.forceRebuild();
+        await().until(() -> engine.rebuilds() == 1);
+        assertEquals(8, Rig.call(client, 8));
+
+        Map<String, Long> counters = engine.counters();
+        assertEquals(2L, counters.get("channels"));
+        assertEquals(1L, counters.get("rebuilds"));
+        assertTrue(counters.get("pool.threads.created") >= 1);
+        assertTrue(counters.get("wakeups.written") <= counters.get("select.cycles") + 1);
+        // each pool upcall's re-arm is timed (the second one may still be re-arming when its reply arrives)
+        await().until(() -> engine.counters().get("rearm.count") >= 2);
+        long rearmMax = engine.counters().get("rearm.max.ns");
+        assertTrue(rearmMax > 0 && rearmMax < 30_000_000_000L, "re-arm latency " + rearmMax);
+        await().until(() -> engine.counters()
+                .get("pool.threads.retired")
+                .equals(engine.counters().get("pool.threads.created")));
+        assertEquals(0L, engine.counters().get("pool.threads"), "idle workers above the core size retire");
+
+        String report = new SelectorCommand(rig.dispatch, () -> List.of(view)).selector();
+        assertTrue(report.startsWith("engine " + engine.name() + "\n"), report);
+        assertTrue(report.contains("rebuilds 1"), report);
+        assertTrue(report.contains("view com.example.server: 2 registrations"), report);
+    }
+
+    @Test
+    void withoutAnEngineTheCommandSaysSo() {
+        String report = new SelectorCommand(rig.dispatch, List::of).selector();
+        assertTrue(report.startsWith("engine none"), report);
+    }
+}
