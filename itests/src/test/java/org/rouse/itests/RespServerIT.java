@@ -102,7 +102,7 @@ public class RespServerIT extends RouseTestSupport {
                         (String) command.getClass().getMethod("selector").invoke(command);
                 assertTrue(report, report.startsWith("engine nio-"));
                 assertTrue(report, report.contains("wakeups.written"));
-                assertTrue(report, report.contains("view org.rouse.examples.resp ["));
+                assertTrue(report, report.contains("view org.rouse.examples.resp["));
             } finally {
                 context.ungetService(commands[0]);
             }

@@ -172,8 +172,9 @@ public class TimerHotSwapIT extends RouseTestSupport {
 
     private long pendingOf(String bundleName) throws Exception {
         for (String line : timersReport().split("\\R")) {
-            if (line.startsWith(bundleName + " ")) {
-                return Long.parseLong(line.substring(bundleName.length()).trim().split("\\s+")[0]);
+            String[] columns = line.trim().split("\\s+");
+            if (columns[0].equals(bundleName) || columns[0].startsWith(bundleName + "[")) { // "name[bundle id]"
+                return Long.parseLong(columns[1]);
             }
         }
         return -1;

@@ -18,13 +18,6 @@ import org.rouse.stats.Percentiles;
  */
 public final class LockCommands {
 
-    /** The command scope. */
-    static final String SCOPE = "rouse";
-    /** The command functions (a fresh array each time: the registration keeps it). */
-    static String[] functions() {
-        return new String[] {"locks"};
-    }
-
     private static final int DEFAULT_TOP = 10;
 
     private final LockFrontCore core;

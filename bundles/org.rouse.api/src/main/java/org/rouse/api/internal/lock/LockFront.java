@@ -1,10 +1,7 @@
 package org.rouse.api.internal.lock;
 
-import java.util.Hashtable;
 import org.osgi.annotation.bundle.Capability;
-import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
-import org.osgi.framework.ServiceFactory;
 import org.osgi.framework.ServiceReference;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
@@ -15,6 +12,8 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.metatype.annotations.Designate;
+import org.rouse.api.internal.BundleViews;
+import org.rouse.api.internal.GogoCommands;
 import org.rouse.api.internal.RankedEngines;
 import org.rouse.lock.LockService;
 import org.rouse.lock.spi.LockEngine;
@@ -61,11 +60,8 @@ public final class LockFront {
     @Activate
     void activate(BundleContext context, LockFrontConfig config) {
         configure(config);
-        registration = context.registerService(LockService.class, new ViewFactory(core), null);
-        Hashtable<String, Object> properties = new Hashtable<>();
-        properties.put("osgi.command.scope", LockCommands.SCOPE);
-        properties.put("osgi.command.function", LockCommands.functions());
-        commands = context.registerService(LockCommands.class, new LockCommands(core), properties);
+        registration = BundleViews.register(context, LockService.class, core::newView, BundleLockView::release);
+        commands = GogoCommands.register(context, LockCommands.class, new LockCommands(core), "locks");
     }
 
     @Modified
@@ -90,24 +86,5 @@ public final class LockFront {
     /** Validates and applies; a rejected configuration is logged and the last good one (defaults at first) stays. */
     private void configure(LockFrontConfig config) {
         core.configure(config.strategy(), config.strategy_patterns());
-    }
-
-    /** One view per consuming bundle; released when the bundle ungets the service. */
-    private static final class ViewFactory implements ServiceFactory<LockService> {
-        private final LockFrontCore core;
-
-        ViewFactory(LockFrontCore core) {
-            this.core = core;
-        }
-
-        @Override
-        public LockService getService(Bundle bundle, ServiceRegistration<LockService> registration) {
-            return core.newView(String.valueOf(bundle.getSymbolicName()) + "[" + bundle.getBundleId() + "]");
-        }
-
-        @Override
-        public void ungetService(Bundle bundle, ServiceRegistration<LockService> registration, LockService service) {
-            ((BundleLockView) service).release();
-        }
     }
 }

@@ -18,7 +18,7 @@ import org.rouse.stats.Percentiles;
  * g! rouse:selector
  * engine nio-1
  *   channels 3, select.cycles 1204, wakeups.requested 812, wakeups.written 640, rebuilds 0, pool.threads 2, ...
- * view org.rouse.examples.resp [12]: 3 registrations, 1201 upcalls (0 failed), upcall p50 41 us p99 310 us
+ * view org.rouse.examples.resp[12]: 3 registrations, 1201 upcalls (0 failed), upcall p50 41 us p99 310 us
  * </pre>
  */
 public final class SelectorCommand {

@@ -1,13 +1,10 @@
 package org.rouse.api.internal.selector;
 
-import java.util.Hashtable;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.osgi.annotation.bundle.Capability;
-import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
-import org.osgi.framework.ServiceFactory;
 import org.osgi.framework.ServiceReference;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
@@ -19,6 +16,8 @@ import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.metatype.annotations.Designate;
+import org.rouse.api.internal.BundleViews;
+import org.rouse.api.internal.GogoCommands;
 import org.rouse.api.internal.RankedEngines;
 import org.rouse.config.ConfigCheck;
 import org.rouse.selector.SelectorService;
@@ -83,12 +82,9 @@ public final class SelectorFront {
     @Activate
     void activate(BundleContext context, SelectorFrontConfig config) {
         configure(config);
-        registration = context.registerService(SelectorService.class, new ViewFactory(), null);
-        Hashtable<String, Object> commandProperties = new Hashtable<>();
-        commandProperties.put("osgi.command.scope", "rouse");
-        commandProperties.put("osgi.command.function", new String[] {"selector"});
-        command = context.registerService(
-                SelectorCommand.class, new SelectorCommand(dispatch, () -> List.copyOf(views)), commandProperties);
+        registration = BundleViews.register(context, SelectorService.class, this::openView, this::closeView);
+        command = GogoCommands.register(
+                context, SelectorCommand.class, new SelectorCommand(dispatch, () -> List.copyOf(views)), "selector");
     }
 
     @Modified
@@ -151,24 +147,14 @@ public final class SelectorFront {
         maxRegistrationsPerBundle = (int) max;
     }
 
-    /** One view per consuming bundle. */
-    private final class ViewFactory implements ServiceFactory<SelectorService> {
+    private BundleSelectorView openView(String consumer) {
+        BundleSelectorView view = new BundleSelectorView(dispatch, consumer, () -> maxRegistrationsPerBundle);
+        views.add(view);
+        return view;
+    }
 
-        @Override
-        public SelectorService getService(Bundle bundle, ServiceRegistration<SelectorService> reg) {
-            BundleSelectorView view = new BundleSelectorView(
-                    dispatch,
-                    bundle.getSymbolicName() + " [" + bundle.getBundleId() + "]",
-                    () -> maxRegistrationsPerBundle);
-            views.add(view);
-            return view;
-        }
-
-        @Override
-        public void ungetService(Bundle bundle, ServiceRegistration<SelectorService> reg, SelectorService service) {
-            BundleSelectorView view = (BundleSelectorView) service;
-            views.remove(view);
-            view.release();
-        }
+    private void closeView(BundleSelectorView view) {
+        views.remove(view);
+        view.release();
     }
 }

@@ -22,11 +22,6 @@ import org.rouse.timer.TimerStatistics;
  */
 public final class TimerCommands {
 
-    /** The service property values Gogo looks for. */
-    public static final String SCOPE = "rouse";
-
-    public static final String FUNCTION = "timers";
-
     private final TimerCore core;
 
     public TimerCommands(TimerCore core) {

@@ -1,10 +1,7 @@
 package org.rouse.api.internal.timer;
 
-import java.util.Map;
 import org.osgi.annotation.bundle.Capability;
-import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
-import org.osgi.framework.FrameworkUtil;
 import org.osgi.framework.ServiceFactory;
 import org.osgi.framework.ServiceReference;
 import org.osgi.framework.ServiceRegistration;
@@ -16,6 +13,8 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.metatype.annotations.Designate;
+import org.rouse.api.internal.BundleViews;
+import org.rouse.api.internal.GogoCommands;
 import org.rouse.api.internal.RankedEngines;
 import org.rouse.timer.TimerService;
 import org.rouse.timer.spi.TimerEngine;
@@ -64,12 +63,8 @@ public final class TimerFront {
     @Activate
     void activate(BundleContext context, TimerFrontConfig config) {
         configure(config);
-        registration = context.registerService(TimerService.class, new ViewFactory(core), null);
-        commands = context.registerService(
-                TimerCommands.class,
-                new TimerCommands(core),
-                FrameworkUtil.asDictionary(Map.of(
-                        "osgi.command.scope", TimerCommands.SCOPE, "osgi.command.function", TimerCommands.FUNCTION)));
+        registration = BundleViews.register(context, TimerService.class, core::newView, core::release);
+        commands = GogoCommands.register(context, TimerCommands.class, new TimerCommands(core), "timers");
     }
 
     @Modified
@@ -82,24 +77,5 @@ public final class TimerFront {
         commands.unregister();
         registration.unregister();
         core.releaseAll();
-    }
-
-    /** One view per consuming bundle; the framework calls {@code ungetService} when that bundle stops. */
-    private static final class ViewFactory implements ServiceFactory<TimerService> {
-        private final TimerCore core;
-
-        ViewFactory(TimerCore core) {
-            this.core = core;
-        }
-
-        @Override
-        public TimerService getService(Bundle bundle, ServiceRegistration<TimerService> registration) {
-            return core.newView(bundle.getSymbolicName());
-        }
-
-        @Override
-        public void ungetService(Bundle bundle, ServiceRegistration<TimerService> registration, TimerService view) {
-            core.release((BundleTimerView) view);
-        }
     }
 }
