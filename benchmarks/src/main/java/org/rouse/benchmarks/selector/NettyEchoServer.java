@@ -9,6 +9,8 @@ import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -17,7 +19,9 @@ import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import io.netty.util.concurrent.EventExecutorGroup;
 import java.net.InetSocketAddress;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Netty NIO with one event loop thread ({@code rouse-bench-netty-loop-*}, like Rouse's one loop) that accepts and
@@ -30,10 +34,21 @@ final class NettyEchoServer implements EchoServer {
     /** Threads of the offload group: each connection is pinned to one of them. */
     static final int OFFLOAD_THREADS = 16;
 
-    private static final ChannelHandler ECHO = new Echo();
+    /** How long the groups must be idle before they terminate. */
+    private static final long QUIET_PERIOD_MS = 100;
+
+    /** Connections whose pipeline was set up; incremented on the loop. */
+    private final AtomicInteger accepted = new AtomicInteger();
+    /** One permit per connection whose echo handler was removed (its pipeline's last event on the handler group). */
+    private final Semaphore removed = new Semaphore(0);
+
+    private final ChannelHandler echo = new Echo();
 
     private final EventLoopGroup loop;
     private final EventExecutorGroup handlers;
+    /** The accepted connections (a closed one leaves by itself). */
+    private final ChannelGroup connections;
+
     private final Channel server;
 
     /** @param offload run the echo handler on a {@link DefaultEventExecutorGroup} rather than on the loop */
@@ -44,6 +59,7 @@ final class NettyEchoServer implements EchoServer {
                 ? new DefaultEventExecutorGroup(
                         OFFLOAD_THREADS, new DefaultThreadFactory("rouse-bench-netty-handler", true))
                 : null;
+        connections = new DefaultChannelGroup(loop.next());
         try {
             server = new ServerBootstrap()
                     .group(loop)
@@ -53,11 +69,13 @@ final class NettyEchoServer implements EchoServer {
                     .childHandler(new ChannelInitializer<SocketChannel>() {
                         @Override
                         protected void initChannel(SocketChannel channel) {
+                            connections.add(channel);
+                            accepted.incrementAndGet();
                             channel.pipeline().addLast(new FixedLengthFrameDecoder(MESSAGE_BYTES));
                             if (handlers == null) {
-                                channel.pipeline().addLast(ECHO);
+                                channel.pipeline().addLast(echo);
                             } else {
-                                channel.pipeline().addLast(handlers, ECHO);
+                                channel.pipeline().addLast(handlers, echo);
                             }
                         }
                     })
@@ -72,10 +90,15 @@ final class NettyEchoServer implements EchoServer {
 
     /** Writes every request back; the write releases the frame. */
     @ChannelHandler.Sharable
-    private static final class Echo extends ChannelInboundHandlerAdapter {
+    private final class Echo extends ChannelInboundHandlerAdapter {
         @Override
         public void channelRead(ChannelHandlerContext context, Object message) {
             context.writeAndFlush(message);
+        }
+
+        @Override
+        public void handlerRemoved(ChannelHandlerContext context) {
+            removed.release();
         }
     }
 
@@ -86,17 +109,20 @@ final class NettyEchoServer implements EchoServer {
 
     @Override
     public void close() throws InterruptedException {
-        server.close().sync(); // connections are closed by the loop's shutdown
+        server.close().sync();
+        connections.close().sync();
+        // a closed connection's last events still travel between the loop and the handler group: let them arrive
+        // before either executor stops, or it refuses them (and Netty logs warnings)
+        removed.tryAcquire(accepted.get(), 30, TimeUnit.SECONDS);
         shutdown();
     }
 
     private void shutdown() throws InterruptedException {
-        // the loop first: closing its channels still delivers their last events to the handler group
-        loop.shutdownGracefully(0, 5, TimeUnit.SECONDS);
-        loop.awaitTermination(30, TimeUnit.SECONDS);
+        loop.shutdownGracefully(QUIET_PERIOD_MS, 5_000, TimeUnit.MILLISECONDS);
         if (handlers != null) {
-            handlers.shutdownGracefully(0, 5, TimeUnit.SECONDS);
+            handlers.shutdownGracefully(QUIET_PERIOD_MS, 5_000, TimeUnit.MILLISECONDS);
             handlers.awaitTermination(30, TimeUnit.SECONDS);
         }
+        loop.awaitTermination(30, TimeUnit.SECONDS);
     }
 }
