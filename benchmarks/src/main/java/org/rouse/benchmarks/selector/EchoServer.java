@@ -2,6 +2,7 @@ package org.rouse.benchmarks.selector;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.util.Map;
 
 /**
  * A server on loopback that answers every {@value #MESSAGE_BYTES}-byte request with the same bytes: one per way of
@@ -19,9 +20,12 @@ interface EchoServer extends AutoCloseable {
     /** Where clients connect. */
     InetSocketAddress address();
 
-    /** Wakeups written to a selector since the server started, or {@code -1} where nobody counts them. */
-    default long wakeupsWritten() {
-        return -1;
+    /**
+     * The selector engine's counters ({@code SelectorEngine.counters()}, e.g. {@code wakeups.written} and
+     * {@code select.cycles}); empty where the server has no Rouse engine.
+     */
+    default Map<String, Long> engineCounters() {
+        return Map.of();
     }
 
     @Override

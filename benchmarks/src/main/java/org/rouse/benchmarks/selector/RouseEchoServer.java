@@ -6,6 +6,7 @@ import java.net.StandardSocketOptions;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.util.Map;
 import org.rouse.api.internal.selector.BundleSelectorView;
 import org.rouse.api.internal.selector.SelectorDispatch;
 import org.rouse.selector.ChannelHandler;
@@ -76,8 +77,8 @@ final class RouseEchoServer implements EchoServer {
     }
 
     @Override
-    public long wakeupsWritten() {
-        return engine.counters().get("wakeups.written");
+    public Map<String, Long> engineCounters() {
+        return engine.counters();
     }
 
     @Override

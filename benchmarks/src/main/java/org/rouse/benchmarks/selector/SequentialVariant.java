@@ -2,6 +2,7 @@ package org.rouse.benchmarks.selector;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 import org.rouse.benchmarks.measure.LatencyHistogram;
 import org.rouse.benchmarks.measure.ProcessCpu;
@@ -94,11 +95,13 @@ final class SequentialVariant implements Variant {
 
     @Override
     public Measurement runRound(Duration budget) throws Exception {
-        long wakeupsBefore = server.wakeupsWritten();
+        Map<String, Long> countersBefore = server.engineCounters();
         long cpuBefore = ProcessCpu.nanos();
         long elapsed = workers.round(SequentialVariant::parkUntil, budget.toNanos());
         long cpu = ProcessCpu.nanos() - cpuBefore;
-        long wakeups = server.wakeupsWritten() - wakeupsBefore;
+        Map<String, Long> countersAfter = server.engineCounters();
+        double wakeups = increase(countersBefore, countersAfter, "wakeups.written");
+        double selectCycles = increase(countersBefore, countersAfter, "select.cycles");
         if (failure != null) {
             throw new IllegalStateException(name + ": a client failed", failure);
         }
@@ -117,9 +120,17 @@ final class SequentialVariant implements Variant {
                 .put(Metrics.MAX_US, latency.maxMicros())
                 .put(SelectorMetrics.CALLS_PER_S, total * 1e9 / elapsed)
                 .put(SelectorMetrics.PROCESS_CPU_PER_CALL_US, cpu / 1_000.0 / total)
-                .put(SelectorMetrics.WAKEUPS_PER_CALL, wakeupsBefore < 0 ? Double.NaN : (double) wakeups / total)
+                .put(SelectorMetrics.WAKEUPS_PER_CALL, wakeups / total)
+                .put(SelectorMetrics.WAKEUPS_PER_SELECT, selectCycles > 0 ? wakeups / selectCycles : Double.NaN)
                 .latency(latency)
                 .build();
+    }
+
+    /** How much the counter {@code name} grew; {@code NaN} when the server has no such counter. */
+    private static double increase(Map<String, Long> before, Map<String, Long> after, String name) {
+        Long from = before.get(name);
+        Long to = after.get(name);
+        return from == null || to == null ? Double.NaN : to - from;
     }
 
     private static void parkUntil(long deadline) {

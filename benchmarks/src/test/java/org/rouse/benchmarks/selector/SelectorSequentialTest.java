@@ -54,6 +54,7 @@ class SelectorSequentialTest {
                 Arrays.asList(csv.get(0).split(",")).subList(1, csv.get(0).split(",").length);
         int calls = header.indexOf("calls_per_s");
         int wakeups = header.indexOf("wakeups_per_call");
+        int perCycle = header.indexOf("wakeups_per_select_cycle");
         for (Variant variant : variants) {
             assertTrue(table.contains("\n| " + variant.name() + " | "), "a row for " + variant.name() + ":\n" + table);
             String name = variant.name().contains(",") ? '"' + variant.name() + '"' : variant.name();
@@ -68,6 +69,10 @@ class SelectorSequentialTest {
                     variant.name().startsWith("Rouse"),
                     !line[wakeups].isEmpty(),
                     "wakeups per call are counted for Rouse, and only there: " + variant.name());
+            assertEquals(
+                    variant.name().startsWith("Rouse"),
+                    !line[perCycle].isEmpty(),
+                    "wakeups per select cycle too: " + variant.name());
         }
         assertTrue(table.contains("p99 ÷ " + SelectorSequential.BLOCKING), "p99 compared with the blocking server");
 
