@@ -26,7 +26,10 @@ public final class Scenarios {
                 new org.rouse.benchmarks.lock.LockContention(16),
                 new org.rouse.benchmarks.lock.LockContention(2),
                 new org.rouse.benchmarks.lock.LockContention(64),
-                new org.rouse.benchmarks.lock.LockSwap());
+                new org.rouse.benchmarks.lock.LockSwap(),
+                new org.rouse.benchmarks.selector.SelectorSequential(1),
+                new org.rouse.benchmarks.selector.SelectorSequential(16),
+                new org.rouse.benchmarks.selector.SelectorSequential(256));
     }
 
     /** The scenario called {@code name}, if there is one. */

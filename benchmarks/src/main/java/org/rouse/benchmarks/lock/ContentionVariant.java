@@ -9,6 +9,7 @@ import org.rouse.benchmarks.measure.LatencyHistogram;
 import org.rouse.benchmarks.measure.ThreadUsage;
 import org.rouse.benchmarks.scenario.Measurement;
 import org.rouse.benchmarks.scenario.Metrics;
+import org.rouse.benchmarks.scenario.RoundWorkers;
 import org.rouse.benchmarks.scenario.Variant;
 
 /**

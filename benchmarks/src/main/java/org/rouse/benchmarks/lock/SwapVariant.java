@@ -5,6 +5,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.rouse.api.internal.lock.LockFrontCore;
 import org.rouse.benchmarks.scenario.Measurement;
+import org.rouse.benchmarks.scenario.RoundWorkers;
 import org.rouse.benchmarks.scenario.Variant;
 import org.rouse.lock.SwappableLock;
 import org.rouse.lock.internal.StrategyLockEngine;

@@ -36,7 +36,9 @@ public final class MarkdownReport {
                 .append("; each cell is the median over the measured rounds of that round's value.\n");
         out.append("- Baseline: `")
                 .append(table.baseline().name())
-                .append("`; \"÷ baseline\" columns divide a variant's value by the baseline's.\n\n");
+                .append("`; \"÷ baseline\" columns divide a variant's value by the baseline's")
+                .append(otherBaselines(table))
+                .append(".\n\n");
 
         List<String> header = new ArrayList<>();
         List<String> align = new ArrayList<>();
@@ -47,7 +49,8 @@ public final class MarkdownReport {
             align.add("---:");
         }
         for (Metric metric : table.layout().ratioColumns()) {
-            header.add(metric.header() + " ÷ baseline");
+            String base = table.layout().baselineFor(metric);
+            header.add(metric.header() + " ÷ " + (base.equals(table.baseline().name()) ? "baseline" : escape(base)));
             align.add("---:");
         }
         appendRow(out, header);
@@ -72,6 +75,24 @@ public final class MarkdownReport {
                     .append('\n');
         }
         return out.toString();
+    }
+
+    /** E.g. {@code ; "p99 ÷ blocking" columns divide by `blocking`'s}; empty when every ratio uses the baseline. */
+    private static String otherBaselines(ResultTable table) {
+        StringBuilder text = new StringBuilder();
+        for (Metric metric : table.layout().ratioColumns()) {
+            String base = table.layout().baselineFor(metric);
+            if (!base.equals(table.baseline().name())) {
+                text.append("; \"")
+                        .append(metric.header())
+                        .append(" ÷ ")
+                        .append(escape(base))
+                        .append("\" divides by `")
+                        .append(base)
+                        .append("`'s");
+            }
+        }
+        return text.toString();
     }
 
     private static void appendRow(StringBuilder out, List<String> cells) {

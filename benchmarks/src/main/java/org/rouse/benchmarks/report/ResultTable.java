@@ -1,7 +1,10 @@
 package org.rouse.benchmarks.report;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.rouse.benchmarks.scenario.Metric;
 import org.rouse.benchmarks.scenario.ReportLayout;
 import org.rouse.benchmarks.scenario.VariantSummary;
@@ -22,18 +25,26 @@ public final class ResultTable {
     private final ReportLayout layout;
     private final List<VariantSummary> rows;
     private final VariantSummary baseline;
+    private final Map<String, VariantSummary> byName;
 
-    /** @throws IllegalArgumentException if no row is the layout's baseline variant */
+    /** @throws IllegalArgumentException if no row is the layout's baseline variant (or a ratio column's) */
     public ResultTable(String name, String description, ReportLayout layout, List<VariantSummary> rows) {
         this.name = Objects.requireNonNull(name, "name");
         this.description = Objects.requireNonNull(description, "description");
         this.layout = Objects.requireNonNull(layout, "layout");
         this.rows = List.copyOf(rows);
-        this.baseline = this.rows.stream()
-                .filter(r -> r.name().equals(layout.baselineVariant()))
-                .findFirst()
-                .orElseThrow(() -> new IllegalArgumentException(
-                        "baseline '" + layout.baselineVariant() + "' is not among the rows of " + name));
+        this.byName = this.rows.stream()
+                .collect(Collectors.toMap(VariantSummary::name, Function.identity(), (first, second) -> first));
+        this.baseline = row(layout.baselineVariant());
+        layout.ratioBaselines().values().forEach(this::row);
+    }
+
+    private VariantSummary row(String variant) {
+        VariantSummary row = byName.get(variant);
+        if (row == null) {
+            throw new IllegalArgumentException("baseline '" + variant + "' is not among the rows of " + name);
+        }
+        return row;
     }
 
     public String name() {
@@ -57,11 +68,12 @@ public final class ResultTable {
     }
 
     /**
-     * {@code row}'s value of {@code metric} divided by the baseline's: above 1 means more than the baseline (slower,
+     * {@code row}'s value of {@code metric} divided by the baseline's (the metric's own baseline variant when the
+     * layout names one): above 1 means more than the baseline (slower,
      * costlier for latency and cost metrics). {@code NaN} when either value is unknown or the baseline's is zero.
      */
     public double ratio(VariantSummary row, Metric metric) {
-        double base = baseline.value(metric);
+        double base = byName.get(layout.baselineFor(metric)).value(metric);
         double value = row.value(metric);
         if (Double.isNaN(base) || Double.isNaN(value) || base == 0) {
             return Double.NaN;

@@ -83,9 +83,13 @@ public final class InterleavedRunner {
                         "scenario " + scenario.name() + " has two variants named '" + v.name() + "'");
             }
         }
-        if (!names.contains(scenario.layout().baselineVariant())) {
-            throw new IllegalArgumentException("scenario " + scenario.name() + " names baseline '"
-                    + scenario.layout().baselineVariant() + "' but has no such variant: " + names);
+        Set<String> baselines = new HashSet<>(scenario.layout().ratioBaselines().values());
+        baselines.add(scenario.layout().baselineVariant());
+        for (String baseline : baselines) {
+            if (!names.contains(baseline)) {
+                throw new IllegalArgumentException("scenario " + scenario.name() + " names baseline '" + baseline
+                        + "' but has no such variant: " + names);
+            }
         }
     }
 

@@ -60,6 +60,28 @@ class ReportWriterTest {
     }
 
     @Test
+    void aRatioColumnMayDivideByItsOwnBaseline() {
+        ReportLayout layout = new ReportLayout(
+                List.of(Metrics.P50_US, Metrics.CPU_PER_OP_US),
+                "base",
+                List.of(Metrics.P50_US, Metrics.CPU_PER_OP_US),
+                Map.of(Metrics.CPU_PER_OP_US, "fast"),
+                false);
+        ResultTable table = new ResultTable(
+                "demo", "", layout, List.of(row("base", 100, 2.5, 1, null), row("fast", 25, 1.25, 1, null)));
+
+        assertEquals(0.25, table.ratio(table.rows().get(1), Metrics.P50_US));
+        assertEquals(2.0, table.ratio(table.rows().get(0), Metrics.CPU_PER_OP_US));
+        String page = MarkdownReport.render(table, RUN);
+        assertTrue(page.contains("| p50 ÷ baseline | CPU/op ÷ fast |"), page);
+        assertTrue(page.contains("\"CPU/op ÷ fast\" divides by `fast`'s"), page);
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new ResultTable("demo", "", layout, List.of(row("base", 1, 1, 1, null))),
+                "the other baseline must be a row too");
+    }
+
+    @Test
     void ratioAgainstAZeroBaselineIsUnknown() {
         ResultTable table =
                 new ResultTable("demo", "", LAYOUT, List.of(row("base", 0, 0, 0, null), row("other", 5, 1, 1, null)));

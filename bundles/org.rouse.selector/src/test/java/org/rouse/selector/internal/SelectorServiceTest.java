@@ -132,6 +132,9 @@ class SelectorServiceTest {
             assertEquals(i, Rig.call(good1, i));
             assertEquals(-i, Rig.call(good2, -i));
         }
+        // the failing worker closes the channel, then calls onClosed, then counts the failed upcall: the client can
+        // see the close (and the good calls finish on other workers) before that worker gets there
+        await().atMost(10, TimeUnit.SECONDS).until(() -> view.statistics().failedUpcalls() == 1);
         List<Rig.Echo> closed = handlers.stream().filter(h -> h.closed).toList();
         assertEquals(1, closed.size(), "only the failing connection ended");
         assertInstanceOf(IllegalStateException.class, closed.get(0).closeCause);

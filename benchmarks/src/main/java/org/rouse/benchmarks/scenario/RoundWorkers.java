@@ -1,4 +1,4 @@
-package org.rouse.benchmarks.lock;
+package org.rouse.benchmarks.scenario;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +18,7 @@ import java.util.function.LongConsumer;
  * workers.close();
  * }</pre>
  */
-final class RoundWorkers {
+public final class RoundWorkers {
 
     private final String name;
     private final int threads;
@@ -31,7 +31,7 @@ final class RoundWorkers {
     /** Ends the workers; written by close(). */
     private volatile boolean closed;
 
-    RoundWorkers(String name, int threads, IntConsumer body) {
+    public RoundWorkers(String name, int threads, IntConsumer body) {
         this.name = name;
         this.threads = threads;
         this.body = body;
@@ -40,11 +40,11 @@ final class RoundWorkers {
     }
 
     /** Whether the current round is over (workers poll this). */
-    boolean stopped() {
+    public boolean stopped() {
         return stop;
     }
 
-    void start() {
+    public void start() {
         for (int i = 0; i < threads; i++) {
             int index = i;
             Thread t = new Thread(() -> loop(index), name + "-" + i);
@@ -73,7 +73,7 @@ final class RoundWorkers {
      * Runs one round: releases the workers, lets {@code drive} run until the deadline it is given
      * ({@code System.nanoTime()} based), stops the workers and waits for them. Returns the round's length in ns.
      */
-    long round(LongConsumer drive, long budgetNanos) throws Exception {
+    public long round(LongConsumer drive, long budgetNanos) throws Exception {
         stop = false;
         start.await(30, TimeUnit.SECONDS);
         long t0 = System.nanoTime();
@@ -84,7 +84,7 @@ final class RoundWorkers {
     }
 
     /** Stops the workers and waits for them. */
-    void close() throws Exception {
+    public void close() throws Exception {
         closed = true;
         start.await(30, TimeUnit.SECONDS);
         for (Thread t : workers) {

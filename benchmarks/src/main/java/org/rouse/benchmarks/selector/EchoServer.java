@@ -1,0 +1,38 @@
+package org.rouse.benchmarks.selector;
+
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.util.Map;
+
+/**
+ * A server on loopback that answers every {@value #MESSAGE_BYTES}-byte request with the same bytes: one per way of
+ * serving connections that {@link SelectorSequential} compares. Closing it closes every connection and waits for
+ * its threads.
+ */
+interface EchoServer extends AutoCloseable {
+
+    /** The size of every request and reply. */
+    int MESSAGE_BYTES = 32;
+
+    /** The listen backlog: 256 clients connect at once. */
+    int BACKLOG = 1024;
+
+    /** Where clients connect. */
+    InetSocketAddress address();
+
+    /**
+     * The selector engine's counters ({@code SelectorEngine.counters()}, e.g. {@code wakeups.written} and
+     * {@code select.cycles}); empty where the server has no Rouse engine.
+     */
+    default Map<String, Long> engineCounters() {
+        return Map.of();
+    }
+
+    @Override
+    void close() throws Exception;
+
+    /** A free port on the loopback interface. */
+    static InetSocketAddress anyLoopbackPort() {
+        return new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+    }
+}
