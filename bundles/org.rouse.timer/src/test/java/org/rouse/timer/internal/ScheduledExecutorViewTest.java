@@ -153,7 +153,7 @@ class ScheduledExecutorViewTest {
         executor.execute(() -> {
             running.countDown();
             try {
-                Thread.sleep(TimeUnit.SECONDS.toMillis(30));
+                new CountDownLatch(1).await(); // blocks until shutdownNow interrupts it
             } catch (InterruptedException e) {
                 interrupted.countDown();
             }
