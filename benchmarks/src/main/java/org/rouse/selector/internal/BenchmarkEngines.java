@@ -21,13 +21,7 @@ public final class BenchmarkEngines {
      * @param wakeupAfterUpcall {@code false} reproduces the omniORB bug: a re-armed channel waits for the timeout
      */
     public static NioSelectorEngine start(long selectTimeoutMs, boolean wakeupAfterUpcall) {
-        return new NioSelectorEngine(new EngineSettings(
-                EngineSettings.DEFAULT_CORE_THREADS,
-                EngineSettings.DEFAULT_MAX_THREADS,
-                EngineSettings.DEFAULT_IDLE_TIMEOUT_SECONDS,
-                EngineSettings.DEFAULT_QUEUE_CAPACITY,
-                selectTimeoutMs,
-                wakeupAfterUpcall));
+        return new NioSelectorEngine(EngineSettings.DEFAULTS.withSelect(selectTimeoutMs, wakeupAfterUpcall));
     }
 
     /** Stops the loop and the worker pool and waits for them. */

@@ -7,7 +7,7 @@ public final class TestEngines {
 
     /** An engine whose select never times out: a missing wakeup shows as a test timeout. */
     public static NioSelectorEngine start() {
-        return new NioSelectorEngine(new EngineSettings(2, 16, 60, 10_000, 0, true));
+        return new NioSelectorEngine(EngineSettings.DEFAULTS.withPool(2, 16, 60));
     }
 
     public static void stop(NioSelectorEngine engine) {

@@ -5,13 +5,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Validated settings of one {@link NioSelectorEngine}.
+ * Validated settings of one {@link NioSelectorEngine}. Tests and benchmarks derive variants from {@link #DEFAULTS}
+ * with the {@code with...} methods, e.g. {@code EngineSettings.DEFAULTS.withLoops(2).withWatchPeriodMicros(100)}.
  *
  * @param coreThreads worker threads kept when idle
  * @param maxThreads the most worker threads
  * @param idleTimeoutSeconds how long a worker above the core size may idle
  * @param queueCapacity upcalls that may wait once every worker is busy
+ * @param mostRecentlyIdleFirst whether an upcall goes to the worker that became idle last (else the longest idle)
+ * @param loops select loops; channels are spread across them
  * @param selectTimeoutMs the longest select; 0 = no timeout
+ * @param watchPeriodMicros how long a worker keeps watching its channel after an upcall; 0 = not at all
  * @param wakeupAfterUpcall whether an update from another thread wakes the loop
  */
 record EngineSettings(
@@ -19,21 +23,32 @@ record EngineSettings(
         int maxThreads,
         long idleTimeoutSeconds,
         int queueCapacity,
+        boolean mostRecentlyIdleFirst,
+        int loops,
         long selectTimeoutMs,
+        long watchPeriodMicros,
         boolean wakeupAfterUpcall) {
 
     static final int DEFAULT_CORE_THREADS = 2;
     static final int DEFAULT_MAX_THREADS = 64;
     static final long DEFAULT_IDLE_TIMEOUT_SECONDS = 60;
     static final int DEFAULT_QUEUE_CAPACITY = 10_000;
+    static final boolean DEFAULT_MOST_RECENTLY_IDLE_FIRST = true;
+    static final int DEFAULT_LOOPS = 1;
+    static final int MAX_LOOPS = 64;
     static final long DEFAULT_SELECT_TIMEOUT_MS = 0;
+    static final long DEFAULT_WATCH_PERIOD_MICROS = 0;
+    static final long MAX_WATCH_PERIOD_MICROS = 1_000_000;
 
     static final EngineSettings DEFAULTS = new EngineSettings(
             DEFAULT_CORE_THREADS,
             DEFAULT_MAX_THREADS,
             DEFAULT_IDLE_TIMEOUT_SECONDS,
             DEFAULT_QUEUE_CAPACITY,
+            DEFAULT_MOST_RECENTLY_IDLE_FIRST,
+            DEFAULT_LOOPS,
             DEFAULT_SELECT_TIMEOUT_MS,
+            DEFAULT_WATCH_PERIOD_MICROS,
             true);
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineSettings.class);
@@ -49,7 +64,10 @@ record EngineSettings(
                 (int) check.inRange("pool.max.threads", config.pool_max_threads(), 1, 1024),
                 check.inRange("pool.idle.timeout.seconds", config.pool_idle_timeout_seconds(), 1, 86_400),
                 (int) check.inRange("pool.queue.capacity", config.pool_queue_capacity(), 1, 1_000_000),
+                config.pool_most_recently_idle_first(),
+                (int) check.inRange("loops", config.loops(), 1, MAX_LOOPS),
                 check.inRange("select.timeout.ms", config.select_timeout_ms(), 0, 600_000),
+                check.inRange("watch.period.us", config.watch_period_us(), 0, MAX_WATCH_PERIOD_MICROS),
                 config.wakeup_after_upcall());
         if (settings.maxThreads < settings.coreThreads) {
             check.problem(
@@ -60,5 +78,89 @@ record EngineSettings(
             return DEFAULTS;
         }
         return settings;
+    }
+
+    /** These settings with another pool size and idle timeout (not validated: tests and benchmarks only). */
+    EngineSettings withPool(int core, int max, long idleSeconds) {
+        return new EngineSettings(
+                core,
+                max,
+                idleSeconds,
+                queueCapacity,
+                mostRecentlyIdleFirst,
+                loops,
+                selectTimeoutMs,
+                watchPeriodMicros,
+                wakeupAfterUpcall);
+    }
+
+    /** These settings with another queue capacity. */
+    EngineSettings withQueueCapacity(int capacity) {
+        return new EngineSettings(
+                coreThreads,
+                maxThreads,
+                idleTimeoutSeconds,
+                capacity,
+                mostRecentlyIdleFirst,
+                loops,
+                selectTimeoutMs,
+                watchPeriodMicros,
+                wakeupAfterUpcall);
+    }
+
+    /** These settings with the other hand-off order. */
+    EngineSettings withMostRecentlyIdleFirst(boolean mru) {
+        return new EngineSettings(
+                coreThreads,
+                maxThreads,
+                idleTimeoutSeconds,
+                queueCapacity,
+                mru,
+                loops,
+                selectTimeoutMs,
+                watchPeriodMicros,
+                wakeupAfterUpcall);
+    }
+
+    /** These settings with another number of loops. */
+    EngineSettings withLoops(int count) {
+        return new EngineSettings(
+                coreThreads,
+                maxThreads,
+                idleTimeoutSeconds,
+                queueCapacity,
+                mostRecentlyIdleFirst,
+                count,
+                selectTimeoutMs,
+                watchPeriodMicros,
+                wakeupAfterUpcall);
+    }
+
+    /** These settings with another select timeout and post-upcall wakeup. */
+    EngineSettings withSelect(long timeoutMs, boolean wakeup) {
+        return new EngineSettings(
+                coreThreads,
+                maxThreads,
+                idleTimeoutSeconds,
+                queueCapacity,
+                mostRecentlyIdleFirst,
+                loops,
+                timeoutMs,
+                watchPeriodMicros,
+                wakeup);
+    }
+
+    /** These settings with another post-upcall watch period. */
+    EngineSettings withWatchPeriodMicros(long micros) {
+        return new EngineSettings(
+                coreThreads,
+                maxThreads,
+                idleTimeoutSeconds,
+                queueCapacity,
+                mostRecentlyIdleFirst,
+                loops,
+                selectTimeoutMs,
+                micros,
+                wakeupAfterUpcall);
     }
 }

@@ -306,11 +306,11 @@ public final class NioSelectorEngine implements SelectorEngine {
         counters.put("wakeups.requested", wakeupsRequested.get());
         counters.put("wakeups.written", wakeupsWritten.get());
         counters.put("rebuilds", rebuilds.get());
-        counters.put("pool.threads", (long) workers.getPoolSize());
+        counters.put("pool.threads", (long) workers.threads());
         counters.put("pool.threads.created", workers.threadsCreated());
         counters.put("pool.threads.retired", workers.threadsRetired());
-        counters.put("pool.queued", (long) workers.getQueue().size());
-        counters.put("pool.completed", workers.getCompletedTaskCount());
+        counters.put("pool.queued", (long) workers.queued());
+        counters.put("pool.completed", workers.completed());
         synchronized (rearmTotal) {
             rearmTotal.add(rearmLatency.getIntervalHistogram());
             counters.put("rearm.count", rearmTotal.getTotalCount());

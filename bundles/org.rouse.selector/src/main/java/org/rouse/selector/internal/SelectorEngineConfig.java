@@ -41,12 +41,36 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     int pool_queue_capacity() default EngineSettings.DEFAULT_QUEUE_CAPACITY;
 
     @AttributeDefinition(
+            name = "Most recently idle worker first",
+            description = "Hand an upcall to the worker that became idle last (its stack and caches are warm, and"
+                    + " workers beyond the steady need stay idle long enough to retire). Off: the longest idle"
+                    + " worker first, as a ThreadPoolExecutor does.")
+    boolean pool_most_recently_idle_first() default EngineSettings.DEFAULT_MOST_RECENTLY_IDLE_FIRST;
+
+    @AttributeDefinition(
+            name = "Select loops",
+            description = "Select loop threads; each new channel goes to the loop with the fewest channels. 1 to 64.",
+            min = "1",
+            max = "64")
+    int loops() default EngineSettings.DEFAULT_LOOPS;
+
+    @AttributeDefinition(
             name = "Select timeout (ms)",
             description = "A safety net only: the longest the loop blocks in select. 0 blocks until a channel is"
                     + " ready or the loop is woken, which is all correctness needs. 0 to 600000.",
             min = "0",
             max = "600000")
     long select_timeout_ms() default EngineSettings.DEFAULT_SELECT_TIMEOUT_MS;
+
+    @AttributeDefinition(
+            name = "Watch period after an upcall (µs)",
+            description = "omniORB's connectionWatchPeriod: after an upcall the worker keeps watching its channel for"
+                    + " up to this long and, if it becomes ready, runs the next upcall itself instead of handing the"
+                    + " channel back to the loop (saves two thread hand-offs per call in a sequence of calls, costs a"
+                    + " busy worker while it watches). Skipped while upcalls wait for a worker. 0 (off) to 1000000.",
+            min = "0",
+            max = "1000000")
+    long watch_period_us() default EngineSettings.DEFAULT_WATCH_PERIOD_MICROS;
 
     @AttributeDefinition(
             name = "Wake after upcall",

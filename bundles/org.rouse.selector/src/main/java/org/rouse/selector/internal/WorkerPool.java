@@ -48,6 +48,21 @@ final class WorkerPool extends ThreadPoolExecutor {
         return threadCounts[1].get();
     }
 
+    /** Worker threads alive now. */
+    int threads() {
+        return getPoolSize();
+    }
+
+    /** Upcalls waiting for a worker. */
+    int queued() {
+        return queue.size();
+    }
+
+    /** Upcalls run to completion since the pool started (approximate while they run). */
+    long completed() {
+        return getCompletedTaskCount();
+    }
+
     private WorkerPool(EngineSettings settings, GrowFirstQueue queue, ThreadFactory threads, AtomicLong[] counts) {
         super(
                 settings.coreThreads(),

@@ -13,9 +13,55 @@ class EngineSettingsTest {
             int pool_max_threads,
             long pool_idle_timeout_seconds,
             int pool_queue_capacity,
+            boolean pool_most_recently_idle_first,
+            int loops,
             long select_timeout_ms,
+            long watch_period_us,
             boolean wakeup_after_upcall)
             implements SelectorEngineConfig {
+
+        static Config valid() {
+            return new Config(0, 8, 5, 100, false, 3, 250, 200, false);
+        }
+
+        Config withLoops(int value) {
+            return new Config(
+                    pool_core_threads,
+                    pool_max_threads,
+                    pool_idle_timeout_seconds,
+                    pool_queue_capacity,
+                    pool_most_recently_idle_first,
+                    value,
+                    select_timeout_ms,
+                    watch_period_us,
+                    wakeup_after_upcall);
+        }
+
+        Config withWatch(long value) {
+            return new Config(
+                    pool_core_threads,
+                    pool_max_threads,
+                    pool_idle_timeout_seconds,
+                    pool_queue_capacity,
+                    pool_most_recently_idle_first,
+                    loops,
+                    select_timeout_ms,
+                    value,
+                    wakeup_after_upcall);
+        }
+
+        Config withPool(int core, int max, long idle) {
+            return new Config(
+                    core,
+                    max,
+                    idle,
+                    pool_queue_capacity,
+                    pool_most_recently_idle_first,
+                    loops,
+                    select_timeout_ms,
+                    watch_period_us,
+                    wakeup_after_upcall);
+        }
 
         @Override
         public Class<? extends Annotation> annotationType() {
@@ -25,20 +71,23 @@ class EngineSettingsTest {
 
     @Test
     void aValidConfigurationIsTakenAsIs() {
-        EngineSettings settings = EngineSettings.from(new Config(0, 8, 5, 100, 250, false));
+        EngineSettings settings = EngineSettings.from(Config.valid());
 
-        assertEquals(new EngineSettings(0, 8, 5, 100, 250, false), settings);
+        assertEquals(new EngineSettings(0, 8, 5, 100, false, 3, 250, 200, false), settings);
     }
 
     @Test
     void anOutOfRangeValueRejectsTheWholeConfiguration() {
-        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(new Config(2, 64, 0, 100, 0, false)));
-        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(new Config(2, 64, 60, 100, 600_001, false)));
-        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(new Config(2, 2000, 60, 100, 0, false)));
+        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withPool(2, 64, 0)));
+        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withPool(2, 2000, 60)));
+        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withLoops(0)));
+        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withLoops(65)));
+        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withWatch(-1)));
+        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withWatch(1_000_001)));
     }
 
     @Test
     void fewerMaximumThanCoreThreadsIsRejected() {
-        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(new Config(8, 4, 60, 100, 0, true)));
+        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withPool(8, 4, 60)));
     }
 }

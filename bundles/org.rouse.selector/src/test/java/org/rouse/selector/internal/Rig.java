@@ -23,7 +23,7 @@ final class Rig implements AutoCloseable {
     private final List<Closeable> closeables = new ArrayList<>();
 
     static EngineSettings settings(long selectTimeoutMs, boolean wakeupAfterUpcall) {
-        return new EngineSettings(2, 16, 60, 10_000, selectTimeoutMs, wakeupAfterUpcall);
+        return EngineSettings.DEFAULTS.withPool(2, 16, 60).withSelect(selectTimeoutMs, wakeupAfterUpcall);
     }
 
     NioSelectorEngine engine(EngineSettings settings) {

@@ -30,7 +30,8 @@ class SelectorCommandTest {
     @Test
     void countersFollowUpcallsRebuildsAndPoolThreads() throws Exception {
         // no core threads and a 1 s idle timeout: the pool creates a worker for the call and retires it after
-        NioSelectorEngine engine = rig.engine(new EngineSettings(0, 4, 1, 100, 0, true));
+        NioSelectorEngine engine =
+                rig.engine(EngineSettings.DEFAULTS.withPool(0, 4, 1).withQueueCapacity(100));
         rig.dispatch.switchTo(engine);
         BundleSelectorView view = rig.view("com.example.server", 100);
         ServerSocketChannel server = rig.server();
