@@ -114,7 +114,7 @@ final class Rig implements AutoCloseable {
      * Echoes what it reads; a request starting with {@code 'X'} makes it throw. Records how its registration
      * ended.
      */
-    static final class Echo implements ChannelHandler {
+    static class Echo implements ChannelHandler {
 
         private final ByteBuffer buffer = ByteBuffer.allocate(1024);
         volatile Throwable closeCause;

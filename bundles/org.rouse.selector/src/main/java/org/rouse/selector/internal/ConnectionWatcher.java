@@ -1,0 +1,164 @@
+package org.rouse.selector.internal;
+
+import java.io.IOException;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.IllegalBlockingModeException;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Watches one channel on a worker thread for a short period after an upcall: omniORB's {@code connectionWatchPeriod}.
+ * When the peer of a sequence of calls sends the next one within the period, the worker that just answered runs the
+ * next upcall itself, instead of re-arming the channel in the loop (a queued change and a wakeup) and the loop handing
+ * the next upcall to a worker (another wakeup).
+ */
+final class ConnectionWatcher {
+
+    /*
+     * Implementation notes.
+     *
+     * A watch registers the channel with a private selector borrowed from `spare` (a channel may be registered with
+     * several selectors; the loop's key stays at interest 0 meanwhile, so the loop does not select it), checks it at
+     * once with selectNow() (the "non-blocking read" of the issue, without consuming anything), then waits for the
+     * rest of the period: whole milliseconds in select(ms), a remainder below one millisecond by polling selectNow()
+     * with Thread.onSpinWait(), because Selector has no finer timeout. The key is then cancelled and flushed with
+     * selectNow(), so the channel holds no registration with the private selector (a lingering key would delay the
+     * channel's close) and can be watched again later. Selectors are reused through `spare` (one per concurrently
+     * watching worker at most) and closed by close(); one returned after close() is closed at once.
+     */
+
+    private static final Logger LOG = LoggerFactory.getLogger(ConnectionWatcher.class);
+
+    private static final long NANOS_PER_MILLI = TimeUnit.MILLISECONDS.toNanos(1);
+
+    private final long periodNanos;
+
+    /** Private selectors not in use; workers poll and add. */
+    private final ConcurrentLinkedQueue<Selector> spare = new ConcurrentLinkedQueue<>();
+
+    /** Set once by close(); read by workers returning a selector. */
+    private volatile boolean closed;
+
+    /** Watches that found the channel ready (the worker ran the next upcall); any worker increments. */
+    private final AtomicLong hits = new AtomicLong();
+
+    /** Watches that ended with the channel not ready (handed back to the loop); any worker increments. */
+    private final AtomicLong misses = new AtomicLong();
+
+    ConnectionWatcher(long periodMicros) {
+        this.periodNanos = TimeUnit.MICROSECONDS.toNanos(periodMicros);
+    }
+
+    /** Whether watching is on at all. */
+    boolean enabled() {
+        return periodNanos > 0;
+    }
+
+    /**
+     * Waits up to the period for {@code channel} to become ready for one of {@code interestOps}.
+     *
+     * @return the ready operations, or 0 if none became ready (or the channel cannot be watched)
+     */
+    int watch(SelectableChannel channel, int interestOps) {
+        Selector selector = borrow();
+        if (selector == null) {
+            return 0;
+        }
+        int ready = 0;
+        SelectionKey key = null;
+        try {
+            key = channel.register(selector, interestOps);
+            ready = await(selector, key, System.nanoTime() + periodNanos);
+        } catch (ClosedChannelException | CancelledKeyException | IllegalBlockingModeException e) {
+            ready = 0; // closed or changed meanwhile: the loop's re-arm path sorts it out
+        } catch (IOException e) {
+            LOG.debug("Watching {} failed", channel, e);
+            ready = 0;
+        } finally {
+            release(selector, key);
+        }
+        (ready != 0 ? hits : misses).incrementAndGet();
+        return ready;
+    }
+
+    long hits() {
+        return hits.get();
+    }
+
+    long misses() {
+        return misses.get();
+    }
+
+    /** Closes the spare selectors; later returns close theirs. */
+    void close() {
+        closed = true;
+        for (Selector selector; (selector = spare.poll()) != null; ) {
+            closeQuietly(selector);
+        }
+    }
+
+    private static int await(Selector selector, SelectionKey key, long deadline) throws IOException {
+        while (true) {
+            if (selector.selectNow() > 0 || !selector.selectedKeys().isEmpty()) {
+                int ready = key.readyOps();
+                selector.selectedKeys().clear();
+                return ready;
+            }
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || Thread.currentThread().isInterrupted()) {
+                return 0;
+            }
+            if (left >= NANOS_PER_MILLI) {
+                selector.select(left / NANOS_PER_MILLI);
+            } else {
+                Thread.onSpinWait();
+            }
+        }
+    }
+
+    private Selector borrow() {
+        Selector selector = spare.poll();
+        if (selector != null) {
+            return selector;
+        }
+        try {
+            return Selector.open();
+        } catch (IOException e) {
+            LOG.warn("Cannot open a selector to watch a connection; handing it back to the loop", e);
+            return null;
+        }
+    }
+
+    private void release(Selector selector, SelectionKey key) {
+        if (key != null) {
+            key.cancel();
+            try {
+                selector.selectNow(); // deregisters the channel from this selector now
+            } catch (IOException e) {
+                LOG.debug("Flushing a watch selector failed", e);
+                closeQuietly(selector);
+                return;
+            }
+            selector.selectedKeys().clear();
+        }
+        spare.add(selector);
+        if (closed && spare.remove(selector)) {
+            closeQuietly(selector);
+        }
+    }
+
+    private static void closeQuietly(Selector selector) {
+        try {
+            selector.close();
+        } catch (IOException e) {
+            LOG.debug("Closing a watch selector failed", e);
+        }
+    }
+}

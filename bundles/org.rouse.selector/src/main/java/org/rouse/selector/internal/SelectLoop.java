@@ -1,0 +1,491 @@
+package org.rouse.selector.internal;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.CancelledKeyException;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.util.ArrayDeque;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.HdrHistogram.Recorder;
+import org.rouse.selector.spi.SelectorEntry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One select loop of a {@link NioSelectorEngine}: a thread ({@code rouse-selector-loop-N}) that owns one
+ * {@link Selector}, applies the registration changes other threads queue for it, selects, and runs or hands off the
+ * upcalls of its ready channels. The engine decides which entries belong to which loop ({@link Host#owns}) and
+ * where pool upcalls run ({@link Host#submit}).
+ */
+final class SelectLoop {
+
+    /*
+     * Implementation notes.
+     *
+     * Ownership: this loop's thread alone touches its Selector and keys (register, interestOps, cancel, select).
+     * Other threads hand it work through `pending`, which the loop runs before every select; the loop thread applies
+     * its own attach/update/detach at once. Queued work re-checks membership (Host.owns) when it runs, so work
+     * queued before a detach or drain is skipped.
+     *
+     * Wakeup coalescing (Netty's scheme): `awake` is true except from just before the loop checks for pending work
+     * until select returns. wakeup() writes selector.wakeup() only if it flips `awake` from false to true, so at most
+     * one wakeup is written per select cycle and none while the loop is awake. Dekker-style correctness: the loop
+     * sets awake=false, then checks `pending`; a producer adds to `pending`, then reads `awake`; one of them sees the
+     * other.
+     *
+     * Pool dispatch: the loop zeroes the key's interest ops, then hands the upcall to the engine. The loop never
+     * re-arms after a dispatch; the front calls update() on whichever engine is active by then. If the pool is
+     * saturated the ready entry waits in `overflow` (loop only) and the next finishing worker wakes this loop
+     * (afterUpcall) to retry.
+     *
+     * Epoll spin bug: SpinDetector counts selects that return at once with nothing selected and no wakeup; after
+     * 512 in a row the loop opens a new selector, registers every valid key's channel with it (same interest ops
+     * and attachment; a channel may belong to two selectors at once), cancels the old keys, publishes the new
+     * selector in the volatile field and closes the old one, logging a warning. Wakeups stay correct because a
+     * producer writes one only after its CAS on `awake` succeeded, and the loop clears `awake` only after the new
+     * selector is published.
+     */
+
+    /** What a loop needs from its engine. */
+    interface Host {
+
+        /** Whether {@code entry} is attached to the engine and assigned to {@code loop}. */
+        boolean owns(SelectorEntry entry, SelectLoop loop);
+
+        /** The loop could not register {@code entry}'s channel: forget it. */
+        void registrationFailed(SelectorEntry entry, SelectLoop loop);
+
+        /**
+         * Runs the upcall {@code entry.dispatch(readyOps)} on a worker, then calls {@link #afterUpcall()}.
+         *
+         * @throws RejectedExecutionException if every worker is busy and the queue is full
+         */
+        void submit(SelectLoop loop, SelectorEntry entry, int readyOps);
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(SelectLoop.class);
+
+    private final String name;
+    private final int index;
+    private final Host host;
+    private final long selectTimeoutMs;
+    private final Thread thread;
+
+    /** Replaced only by the loop thread when it rebuilds the selector (the epoll spin bug); read by any thread. */
+    private volatile Selector selector;
+
+    /** Work for the loop thread; any thread adds, the loop polls. */
+    private final ConcurrentLinkedQueue<Runnable> pending = new ConcurrentLinkedQueue<>();
+
+    /** False only while the loop is about to select or selecting; see the notes. CAS by wakeup, set by the loop. */
+    private final AtomicBoolean awake = new AtomicBoolean(true);
+
+    /** Set once by stop(); read by the loop. */
+    private volatile boolean stopped;
+
+    /** Whether ready entries wait in overflow; written by the loop, read by workers. */
+    private volatile boolean overflowWaiting;
+
+    /** Ready pool entries the saturated pool refused, with their ready ops; loop thread only. */
+    private final ArrayDeque<Ready> overflow = new ArrayDeque<>();
+
+    private final AtomicLong wakeupsWritten = new AtomicLong();
+    /** Selects that ended by their timeout (no channel ready, nobody woke the loop); loop writes. */
+    private final AtomicLong timedOutSelects = new AtomicLong();
+    /** Completed select calls; loop writes. */
+    private final AtomicLong selectCycles = new AtomicLong();
+    /** Selectors replaced by a new one; loop writes. */
+    private final AtomicLong rebuilds = new AtomicLong();
+    /** From a re-arm requested on another thread to the loop applying it; shared with the engine (thread-safe). */
+    private final Recorder rearmLatency;
+
+    /** Loop thread only. */
+    private final SpinDetector spinDetector = new SpinDetector(SpinDetector.DEFAULT_THRESHOLD);
+
+    SelectLoop(String name, int index, long selectTimeoutMs, Recorder rearmLatency, Host host) {
+        this.name = name + "/loop-" + index;
+        this.index = index;
+        this.host = host;
+        this.selectTimeoutMs = selectTimeoutMs;
+        this.rearmLatency = rearmLatency;
+        try {
+            this.selector = Selector.open();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open a selector", e);
+        }
+        this.thread = new Thread(this::run, "rouse-selector-loop-" + index);
+        thread.setDaemon(true);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    boolean onLoop() {
+        return Thread.currentThread() == thread;
+    }
+
+    /** This loop's position in its engine, from 0. */
+    int index() {
+        return index;
+    }
+
+    /** Registers the entry's channel: at once on the loop thread, else queued (the caller wakes the loop). */
+    void attach(SelectorEntry entry) {
+        if (onLoop()) {
+            attachNow(entry);
+        } else {
+            pending.add(() -> attachNow(entry));
+        }
+    }
+
+    /** Applies the entry's interest operations: at once on the loop thread, else queued, waking if asked to. */
+    void update(SelectorEntry entry, boolean wake) {
+        if (onLoop()) {
+            updateNow(entry);
+            return;
+        }
+        long requestedAt = System.nanoTime();
+        pending.add(() -> {
+            updateNow(entry);
+            rearmLatency.recordValue(Math.max(0, System.nanoTime() - requestedAt));
+        });
+        if (wake) {
+            wakeup();
+        }
+    }
+
+    /** Deregisters the entry's channel: at once on the loop thread, else queued (the caller wakes the loop). */
+    void detach(SelectorEntry entry) {
+        if (onLoop()) {
+            detachNow(entry);
+        } else {
+            pending.add(() -> detachNow(entry));
+        }
+    }
+
+    /** Queues {@code task} for the loop thread; the caller wakes the loop. */
+    void enqueue(Runnable task) {
+        pending.add(task);
+    }
+
+    /** Wakes the loop if it is blocked in (or about to enter) select; coalesced. Returns whether it wrote one. */
+    boolean wakeup() {
+        if (!awake.get() && awake.compareAndSet(false, true)) {
+            wakeupsWritten.incrementAndGet();
+            selector.wakeup();
+            return true;
+        }
+        return false;
+    }
+
+    /** Called by a worker after an upcall this loop handed off: retries refused upcalls if any wait. */
+    void afterUpcall() {
+        if (overflowWaiting) {
+            wakeup();
+        }
+    }
+
+    /**
+     * Deregisters every channel of this loop (they stay open) and forgets refused upcalls. Loop thread only (the
+     * engine queues it).
+     */
+    void deregisterAll() {
+        for (SelectionKey key : selector.keys()) {
+            key.cancel();
+        }
+        try {
+            selector.selectNow(); // deregisters the cancelled keys: the channels are free to join another selector
+        } catch (IOException e) {
+            LOG.warn("Selector {}: flushing cancelled keys failed", name, e);
+        }
+        selector.selectedKeys().clear();
+        overflow.clear();
+        overflowWaiting = false;
+    }
+
+    /** Stops the loop thread and waits for it; tasks already queued still run. Idempotent. */
+    void stop() {
+        stopped = true;
+        selector.wakeup();
+        if (onLoop()) {
+            return;
+        }
+        boolean interrupted = false;
+        while (thread.isAlive()) {
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    long wakeupsWritten() {
+        return wakeupsWritten.get();
+    }
+
+    long timedOutSelects() {
+        return timedOutSelects.get();
+    }
+
+    long selectCycles() {
+        return selectCycles.get();
+    }
+
+    long rebuilds() {
+        return rebuilds.get();
+    }
+
+    /** Whether the loop is about to block or blocked in select (a wakeup would be written). */
+    boolean isSelecting() {
+        return !awake.get();
+    }
+
+    /** Rebuilds the selector on the loop thread as if it had spun (tests: the bug cannot be provoked). */
+    void forceRebuild() {
+        pending.add(this::rebuildSelector);
+        wakeup();
+    }
+
+    private void run() {
+        try {
+            while (!stopped) {
+                try {
+                    runPending();
+                    retryOverflow();
+                    if (stopped) {
+                        break;
+                    }
+                    if (selector.selectedKeys().isEmpty()) {
+                        select();
+                    }
+                    processSelected();
+                } catch (ClosedSelectorException e) {
+                    break;
+                } catch (Throwable t) { // the loop must survive anything a single iteration meets
+                    LOG.error("Selector {}: loop iteration failed", name, t);
+                }
+            }
+        } finally {
+            runPending(); // tasks queued before the stop still run, and waiters are released
+            for (SelectionKey key : selector.keys()) {
+                key.cancel();
+            }
+            try {
+                selector.close();
+            } catch (IOException e) {
+                LOG.debug("Closing the selector of {} failed", name, e);
+            }
+        }
+    }
+
+    private void select() throws IOException {
+        awake.set(false);
+        if (!pending.isEmpty() || stopped) {
+            awake.set(true);
+            selector.selectNow();
+            return;
+        }
+        long timeout = selectTimeoutMs;
+        long start = System.nanoTime();
+        int ready = timeout == 0 ? selector.select() : selector.select(timeout);
+        boolean woken = awake.getAndSet(true);
+        selectCycles.incrementAndGet();
+        if (ready == 0 && !woken && timeout != 0) {
+            timedOutSelects.incrementAndGet();
+        }
+        if (spinDetector.spun(ready, woken, System.nanoTime() - start, timeout)) {
+            LOG.warn(
+                    "Selector {}: select returned {} times in a row with nothing ready and nobody waking it"
+                            + " (the epoll spin bug); rebuilding the selector",
+                    name,
+                    SpinDetector.DEFAULT_THRESHOLD);
+            rebuildSelector();
+        }
+    }
+
+    /**
+     * Replaces the selector with a new one and moves every registration to it, keeping interest operations and
+     * attachments (a channel may be registered with two selectors at once, so nothing is ever unregistered). Loop
+     * thread only. Safe against concurrent wakeups: the loop is awake here, and a producer only writes a wakeup
+     * after seeing {@code awake == false}, which the loop sets after publishing the new selector.
+     */
+    private void rebuildSelector() {
+        Selector old = selector;
+        Selector fresh;
+        try {
+            fresh = Selector.open();
+        } catch (IOException e) {
+            LOG.warn("Selector {}: cannot open a new selector; keeping the old one", name, e);
+            return;
+        }
+        int moved = 0;
+        for (SelectionKey key : old.keys()) {
+            if (!key.isValid()) {
+                continue;
+            }
+            try {
+                Object attachment = key.attachment();
+                SelectionKey movedKey = key.channel().register(fresh, key.interestOps(), attachment);
+                if (attachment instanceof SelectorEntry entry) {
+                    entry.engineSlot(movedKey);
+                }
+                key.cancel();
+                moved++;
+            } catch (IOException | RuntimeException e) { // a channel closed meanwhile: nothing to move
+                LOG.debug("Selector {}: not moving {}: {}", name, key.channel(), e.toString());
+                key.cancel();
+            }
+        }
+        selector = fresh;
+        try {
+            old.close();
+        } catch (IOException e) {
+            LOG.debug("Closing the old selector of {} failed", name, e);
+        }
+        rebuilds.incrementAndGet();
+        LOG.warn("Selector {}: rebuilt its selector, moving {} channels", name, moved);
+    }
+
+    private void runPending() {
+        // bounded, so a task that keeps re-queueing itself cannot starve the selector
+        for (int budget = pending.size(); budget > 0; budget--) {
+            Runnable work = pending.poll();
+            if (work == null) {
+                return;
+            }
+            try {
+                work.run();
+            } catch (Throwable t) { // a failing loop task must not stop the loop
+                LOG.warn("Selector {}: loop task failed", name, t);
+            }
+        }
+    }
+
+    private void processSelected() {
+        Set<SelectionKey> selected = selector.selectedKeys();
+        SelectionKey[] keys = selected.toArray(new SelectionKey[0]);
+        selected.clear(); // a flush in attachNow may select more while we dispatch: they wait for the next round
+        for (SelectionKey key : keys) {
+            SelectorEntry entry = (SelectorEntry) key.attachment();
+            int ready;
+            try {
+                ready = key.readyOps() & key.interestOps();
+            } catch (CancelledKeyException e) {
+                continue;
+            }
+            if (ready == 0) {
+                continue;
+            }
+            if (!host.owns(entry, this)) {
+                key.cancel(); // detached or drained meanwhile
+                continue;
+            }
+            if (entry.inline()) {
+                dispatchSafely(entry, ready);
+            } else {
+                try {
+                    key.interestOps(0); // not selected again until the front re-arms it after the upcall
+                } catch (CancelledKeyException e) {
+                    continue;
+                }
+                handOff(entry, ready);
+            }
+        }
+    }
+
+    private void handOff(SelectorEntry entry, int ops) {
+        if (!overflow.isEmpty()) {
+            overflow.add(new Ready(entry, ops)); // keep order behind earlier refused upcalls
+            return;
+        }
+        try {
+            host.submit(this, entry, ops);
+        } catch (RejectedExecutionException saturated) {
+            overflow.add(new Ready(entry, ops));
+            overflowWaiting = true;
+        }
+    }
+
+    private void retryOverflow() {
+        while (!overflow.isEmpty()) {
+            Ready ready = overflow.peek();
+            if (!host.owns(ready.entry, this)) {
+                overflow.poll();
+                continue;
+            }
+            try {
+                host.submit(this, ready.entry, ready.ops);
+                overflow.poll();
+            } catch (RejectedExecutionException saturated) {
+                return;
+            }
+        }
+        overflowWaiting = false;
+    }
+
+    private void dispatchSafely(SelectorEntry entry, int readyOps) {
+        try {
+            entry.dispatch(readyOps);
+        } catch (Throwable t) { // dispatch must not throw; if it does, it must not kill the loop
+            LOG.error("Selector {}: dispatch of {} threw", name, entry, t);
+        }
+    }
+
+    private void attachNow(SelectorEntry entry) {
+        if (!host.owns(entry, this)) {
+            return; // detached or drained before the loop got to it
+        }
+        SelectableChannel channel = entry.channel();
+        try {
+            SelectionKey key;
+            try {
+                key = channel.register(selector, entry.interestOps(), entry);
+            } catch (CancelledKeyException staleKey) {
+                selector.selectNow(); // a cancelled key of this channel is still registered: flush it
+                key = channel.register(selector, entry.interestOps(), entry);
+            }
+            entry.engineSlot(key);
+        } catch (IOException | RuntimeException e) {
+            host.registrationFailed(entry, this);
+            LOG.warn("Selector {}: cannot register {}: {}", name, channel, e.toString());
+        }
+    }
+
+    private void updateNow(SelectorEntry entry) {
+        SelectionKey key = entry.channel().keyFor(selector);
+        if (key != null && key.attachment() == entry && host.owns(entry, this)) {
+            try {
+                key.interestOps(entry.interestOps());
+            } catch (CancelledKeyException e) {
+                // the channel was closed; nothing to arm
+            }
+        }
+    }
+
+    private void detachNow(SelectorEntry entry) {
+        SelectionKey key = entry.channel().keyFor(selector);
+        if (key != null && key.attachment() == entry) {
+            key.cancel();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    /** A ready pool entry waiting for a worker. */
+    private record Ready(SelectorEntry entry, int ops) {}
+}
