@@ -8,9 +8,11 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Dictionary;
 import java.util.Hashtable;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -23,8 +25,10 @@ import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.Bundle;
+import org.osgi.framework.ServiceReference;
 import org.osgi.service.cm.ConfigurationAdmin;
 import org.rouse.selector.SelectorService;
+import org.rouse.selector.spi.SelectorEngine;
 
 /**
  * The issue's hot-swap test: 64 connections make back-to-back calls to the RESP example while the selector
@@ -89,7 +93,8 @@ public class RespSelectorSwapIT extends RouseTestSupport {
             phase("warm-up", () -> {}, failure, report);
             phase("update", () -> updateFromJar(bundle(PROVIDER)), failure, report);
             phase("replace", this::replaceProvider, failure, report);
-            phase("reconfigure", this::reconfigureEngine, failure, report);
+            phase("reconfigure to 3 loops", () -> reconfigureEngine(3), failure, report);
+            phase("reconfigure to 1 loop", () -> reconfigureEngine(1), failure, report);
         } finally {
             running.set(false);
             assertTrue("clients finished", done.await(30, TimeUnit.SECONDS));
@@ -145,10 +150,36 @@ public class RespSelectorSwapIT extends RouseTestSupport {
         }
     }
 
-    private void reconfigureEngine() throws Exception {
+    /**
+     * Changes the engine's pool sizes and number of loops, and waits until the engine DS re-created with them holds
+     * every connection.
+     */
+    private void reconfigureEngine(int loops) throws Exception {
         Dictionary<String, Object> properties = new Hashtable<>();
         properties.put("pool.core.threads", 4);
         properties.put("pool.max.threads", 8);
+        properties.put("loops", loops);
         configAdmin.getConfiguration("org.rouse.selector.engine", "?").update(properties);
+        await().atMost(Duration.ofSeconds(60)).until(() -> {
+            Map<String, Long> counters = activeEngineCounters();
+            return counters.getOrDefault("loops", 0L) == loops
+                    && counters.getOrDefault("channels", 0L) >= CONNECTIONS + 1;
+        });
+    }
+
+    /** The counters of the selector engine service, or an empty map while there is none. */
+    private Map<String, Long> activeEngineCounters() throws Exception {
+        Collection<ServiceReference<SelectorEngine>> engines = context.getServiceReferences(SelectorEngine.class, null);
+        for (ServiceReference<SelectorEngine> reference : engines) {
+            SelectorEngine engine = context.getService(reference);
+            try {
+                if (engine != null) {
+                    return engine.counters();
+                }
+            } finally {
+                context.ungetService(reference);
+            }
+        }
+        return Map.of();
     }
 }

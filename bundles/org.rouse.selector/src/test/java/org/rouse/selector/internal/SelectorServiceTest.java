@@ -62,9 +62,10 @@ class SelectorServiceTest {
             }
         }
 
+        // an upcall is counted after its handler has written the reply, so the last ones may still be finishing
+        await().until(() -> view.statistics().upcalls() >= 30);
         var stats = view.statistics();
         assertEquals(4, stats.registrations(), "the server and three connections");
-        assertTrue(stats.upcalls() >= 30, "one upcall per request at least: " + stats.upcalls());
         assertEquals(0, stats.failedUpcalls());
         assertTrue(stats.upcallDuration().count() >= 30);
         assertEquals(engine.name(), stats.engine());
@@ -84,7 +85,7 @@ class SelectorServiceTest {
             assertEquals(i, Rig.call(client, i));
         }
 
-        assertTrue(view.statistics().upcalls() >= 200);
+        await().until(() -> view.statistics().upcalls() >= 200); // the last upcall may still be finishing
         assertEquals(0, engine.timedOutSelects());
     }
 
