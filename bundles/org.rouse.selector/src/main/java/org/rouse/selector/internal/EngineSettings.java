@@ -82,85 +82,84 @@ record EngineSettings(
 
     /** These settings with another pool size and idle timeout (not validated: tests and benchmarks only). */
     EngineSettings withPool(int core, int max, long idleSeconds) {
-        return new EngineSettings(
-                core,
-                max,
-                idleSeconds,
-                queueCapacity,
-                mostRecentlyIdleFirst,
-                loops,
-                selectTimeoutMs,
-                watchPeriodMicros,
-                wakeupAfterUpcall);
+        Copy copy = new Copy(this);
+        copy.coreThreads = core;
+        copy.maxThreads = max;
+        copy.idleTimeoutSeconds = idleSeconds;
+        return copy.settings();
     }
 
     /** These settings with another queue capacity. */
     EngineSettings withQueueCapacity(int capacity) {
-        return new EngineSettings(
-                coreThreads,
-                maxThreads,
-                idleTimeoutSeconds,
-                capacity,
-                mostRecentlyIdleFirst,
-                loops,
-                selectTimeoutMs,
-                watchPeriodMicros,
-                wakeupAfterUpcall);
+        Copy copy = new Copy(this);
+        copy.queueCapacity = capacity;
+        return copy.settings();
     }
 
     /** These settings with the other hand-off order. */
     EngineSettings withMostRecentlyIdleFirst(boolean mru) {
-        return new EngineSettings(
-                coreThreads,
-                maxThreads,
-                idleTimeoutSeconds,
-                queueCapacity,
-                mru,
-                loops,
-                selectTimeoutMs,
-                watchPeriodMicros,
-                wakeupAfterUpcall);
+        Copy copy = new Copy(this);
+        copy.mostRecentlyIdleFirst = mru;
+        return copy.settings();
     }
 
     /** These settings with another number of loops. */
     EngineSettings withLoops(int count) {
-        return new EngineSettings(
-                coreThreads,
-                maxThreads,
-                idleTimeoutSeconds,
-                queueCapacity,
-                mostRecentlyIdleFirst,
-                count,
-                selectTimeoutMs,
-                watchPeriodMicros,
-                wakeupAfterUpcall);
+        Copy copy = new Copy(this);
+        copy.loops = count;
+        return copy.settings();
     }
 
     /** These settings with another select timeout and post-upcall wakeup. */
     EngineSettings withSelect(long timeoutMs, boolean wakeup) {
-        return new EngineSettings(
-                coreThreads,
-                maxThreads,
-                idleTimeoutSeconds,
-                queueCapacity,
-                mostRecentlyIdleFirst,
-                loops,
-                timeoutMs,
-                watchPeriodMicros,
-                wakeup);
+        Copy copy = new Copy(this);
+        copy.selectTimeoutMs = timeoutMs;
+        copy.wakeupAfterUpcall = wakeup;
+        return copy.settings();
     }
 
     /** These settings with another post-upcall watch period. */
     EngineSettings withWatchPeriodMicros(long micros) {
-        return new EngineSettings(
-                coreThreads,
-                maxThreads,
-                idleTimeoutSeconds,
-                queueCapacity,
-                mostRecentlyIdleFirst,
-                loops,
-                selectTimeoutMs,
-                micros,
-                wakeupAfterUpcall);
+        Copy copy = new Copy(this);
+        copy.watchPeriodMicros = micros;
+        return copy.settings();
+    }
+
+    /** A mutable copy, so each {@code with...} method names only what it changes. */
+    private static final class Copy {
+        int coreThreads;
+        int maxThreads;
+        long idleTimeoutSeconds;
+        int queueCapacity;
+        boolean mostRecentlyIdleFirst;
+        int loops;
+        long selectTimeoutMs;
+        long watchPeriodMicros;
+        boolean wakeupAfterUpcall;
+
+        Copy(EngineSettings from) {
+            coreThreads = from.coreThreads;
+            maxThreads = from.maxThreads;
+            idleTimeoutSeconds = from.idleTimeoutSeconds;
+            queueCapacity = from.queueCapacity;
+            mostRecentlyIdleFirst = from.mostRecentlyIdleFirst;
+            loops = from.loops;
+            selectTimeoutMs = from.selectTimeoutMs;
+            watchPeriodMicros = from.watchPeriodMicros;
+            wakeupAfterUpcall = from.wakeupAfterUpcall;
+        }
+
+        EngineSettings settings() {
+            return new EngineSettings(
+                    coreThreads,
+                    maxThreads,
+                    idleTimeoutSeconds,
+                    queueCapacity,
+                    mostRecentlyIdleFirst,
+                    loops,
+                    selectTimeoutMs,
+                    watchPeriodMicros,
+                    wakeupAfterUpcall);
+        }
     }
 }
