@@ -24,18 +24,18 @@ final class WorkerPool implements Executor {
     /*
      * Implementation notes.
      *
-     * Why not a ThreadPoolExecutor. Its workers take tasks from a BlockingQueue. With a LinkedBlockingQueue the
-     * waiting workers form a FIFO, so work is spread over every idle thread in turn: none stays idle long enough to
-     * reach the idle timeout, a burst's threads never retire, and each upcall lands on the coldest thread. With a
-     * SynchronousQueue (non-fair: a LIFO stack of waiters, the order this pool copies) there is no backlog at all.
-     * And a bounded queue only grows the pool once it is full, hence the Tomcat TaskQueue trick the previous version
-     * needed. omniORB's pool, the cautionary tale of the issue, killed idle threads after a fixed 10 s, so each burst
-     * re-created them.
+     * Why not a ThreadPoolExecutor. Its workers take tasks from a BlockingQueue. With a LinkedBlockingQueue the waiting
+     * workers form a FIFO, so work is spread over every idle thread in turn: each upcall lands on the coldest thread
+     * and, while upcalls come more often than once per idle timeout, none stays idle long enough to retire, so a
+     * burst's threads stay forever. With a SynchronousQueue (non-fair: a LIFO stack of waiters, the order this pool
+     * copies) there is no backlog at all. And a bounded queue only grows the pool once it is full, hence the Tomcat
+     * TaskQueue trick this pool's previous form needed. omniORB's pool, the cautionary tale of the issue, killed idle
+     * threads after a fixed 10 s, so each burst re-created them.
      *
      * Algorithm. One ReentrantLock guards everything shared: the deque of idle workers, the backlog, the counts and
-     * the run state. Each worker has a private hand-off slot (`handed`) and parks with LockSupport, like the
-     * waiters of SynchronousQueue's stack or Go's scheduler parking an M on its idle list (`mput`/`mget`, a LIFO
-     * stack: the last M to stop spinning is the first reused).
+     * the run state. Each worker has a private hand-off slot (`handed`) and parks with LockSupport, like a waiter
+     * in SynchronousQueue's TransferStack. Go's scheduler makes the same choice: idle Ms (`mput`/`mget`) and idle Ps
+     * (`pidleput`/`pidleget`) are pushed and popped at the head of their lists under `sched.lock`.
      * - execute: under the lock, take an idle worker (the head of `idle` = most recently idle when `lifo`, else the
      *   tail = longest idle), put the task in its slot and, after unlocking, unpark it. With no idle worker and fewer
      *   than `maxThreads` counted alive, count a new worker and, after unlocking, start its thread with the task as
@@ -48,7 +48,7 @@ final class WorkerPool implements Executor {
      *   shutdownNow: state STOP, drop the backlog and every filled-but-unstarted slot, interrupt every worker.
      *
      * Invariants (all under `lock`):
-     * - A worker is in `idle` exactly while it is parked for work with an empty slot; execute removes it before
+     * - While the pool runs, a worker is in `idle` exactly while it waits with an empty slot; execute removes it before
      *   filling its slot, so a slot is filled at most once per idle period and a task is never handed to a worker
      *   that has decided to end: the decision to retire and the removal from `idle` happen in one critical section,
      *   and a waking worker looks at its slot before it looks at its deadline. A task handed over at the moment the
@@ -90,6 +90,9 @@ final class WorkerPool implements Executor {
 
     /** Upcalls waiting for a worker, oldest first. Under `lock`. */
     private final ArrayDeque<Runnable> backlog = new ArrayDeque<>();
+
+    /** backlog.size() for lock-free reads (the engine asks on the upcall path); written under `lock`, volatile. */
+    private volatile int backlogSize;
 
     /** Every worker counted alive, for shutdownNow. Under `lock`. */
     private final Set<Worker> workers = new HashSet<>();
@@ -148,6 +151,7 @@ final class WorkerPool implements Executor {
                 workers.add(start);
             } else if (backlog.size() < queueCapacity) {
                 backlog.addLast(task);
+                backlogSize = backlog.size();
             } else {
                 throw new RejectedExecutionException("the selector worker pool is saturated: " + alive
                         + " threads busy and " + backlog.size() + " upcalls queued");
@@ -201,6 +205,7 @@ final class WorkerPool implements Executor {
             state = STOP;
             List<Runnable> dropped = new ArrayList<>(backlog);
             backlog.clear();
+            backlogSize = 0;
             for (Worker worker : workers) {
                 if (worker.handed != null) {
                     dropped.add(worker.handed);
@@ -282,14 +287,9 @@ final class WorkerPool implements Executor {
         }
     }
 
-    /** Upcalls waiting for a worker. */
+    /** Upcalls waiting for a worker; lock-free. */
     int queued() {
-        lock.lock();
-        try {
-            return backlog.size();
-        } finally {
-            lock.unlock();
-        }
+        return backlogSize;
     }
 
     /** Upcalls run to completion (returned or thrown) since the pool started. */
@@ -381,6 +381,7 @@ final class WorkerPool implements Executor {
                 }
                 Runnable task = backlog.pollFirst();
                 if (task != null) {
+                    backlogSize = backlog.size();
                     return clearInterrupt(task);
                 }
                 if (state == SHUTDOWN) {

@@ -1,6 +1,7 @@
 package org.rouse.selector.internal;
 
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -9,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
@@ -20,6 +22,8 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The upcall pool with real threads: hand-off order, growth, backlog, retirement, shutdown and counters. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
@@ -47,72 +51,74 @@ class WorkerPoolTest {
         return pool;
     }
 
-    /** Three workers go idle in the order 0, 1, 2 (forced by latches); returns their thread names in that order. */
-    private static String[] idleInOrder(WorkerPool pool) throws InterruptedException {
-        String[] names = new String[3];
-        CountDownLatch[] release = {new CountDownLatch(1), new CountDownLatch(1), new CountDownLatch(1)};
-        CountDownLatch started = new CountDownLatch(3);
-        for (int i = 0; i < 3; i++) {
+    /**
+     * Executes one task per latch, each blocking until its latch opens, and waits until all have started.
+     *
+     * @return the thread each task runs on, in the order of execute
+     */
+    private static String[] occupy(WorkerPool pool, CountDownLatch... releases) throws InterruptedException {
+        AtomicReferenceArray<String> names = new AtomicReferenceArray<>(releases.length);
+        CountDownLatch started = new CountDownLatch(releases.length);
+        for (int i = 0; i < releases.length; i++) {
             int index = i;
             pool.execute(() -> {
-                names[index] = Thread.currentThread().getName();
+                names.set(index, Thread.currentThread().getName());
                 started.countDown();
-                awaitUninterruptibly(release[index]);
+                block(releases[index]);
             });
         }
-        assertTrue(started.await(10, TimeUnit.SECONDS));
-        for (int i = 0; i < 3; i++) {
-            release[i].countDown();
+        assertTrue(started.await(10, TimeUnit.SECONDS), "every task started");
+        String[] result = new String[releases.length];
+        Arrays.setAll(result, names::get);
+        return result;
+    }
+
+    /** Runs one task and returns the name of the thread it ran on. */
+    private static String runOnce(WorkerPool pool) throws InterruptedException {
+        AtomicReference<String> name = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        pool.execute(() -> {
+            name.set(Thread.currentThread().getName());
+            done.countDown();
+        });
+        assertTrue(done.await(10, TimeUnit.SECONDS), "the task ran");
+        return name.get();
+    }
+
+    /** Three workers go idle in the order 0, 1, 2 (forced by latches); returns their thread names in that order. */
+    private static String[] idleInOrder(WorkerPool pool) throws InterruptedException {
+        CountDownLatch[] releases = {new CountDownLatch(1), new CountDownLatch(1), new CountDownLatch(1)};
+        String[] names = occupy(pool, releases);
+        for (int i = 0; i < releases.length; i++) {
+            releases[i].countDown();
             int idleNow = i + 1;
             await().atMost(Duration.ofSeconds(10)).until(() -> pool.idleThreads() == idleNow);
         }
         return names;
     }
 
-    /** Hands three blocking tasks to the idle workers; returns the thread each ran on, in order of execute. */
-    private static String[] nextThree(WorkerPool pool, CountDownLatch release) throws InterruptedException {
-        AtomicReferenceArray<String> names = new AtomicReferenceArray<>(3);
-        CountDownLatch started = new CountDownLatch(3);
-        for (int i = 0; i < 3; i++) {
-            int index = i;
-            pool.execute(() -> {
-                names.set(index, Thread.currentThread().getName());
-                started.countDown();
-                awaitUninterruptibly(release);
-            });
-        }
-        assertTrue(started.await(10, TimeUnit.SECONDS));
-        return new String[] {names.get(0), names.get(1), names.get(2)};
+    private static CountDownLatch[] shared(CountDownLatch release, int times) {
+        CountDownLatch[] releases = new CountDownLatch[times];
+        Arrays.fill(releases, release);
+        return releases;
     }
 
-    @Test
-    void handsWorkToTheMostRecentlyIdleWorkerFirst() throws InterruptedException {
-        WorkerPool pool = pool(3, 3, 10, true, LONG_IDLE_NANOS);
+    @ParameterizedTest(name = "most recently idle first: {0}")
+    @ValueSource(booleans = {true, false})
+    void handsWorkToTheMostRecentlyIdleWorkerFirstOrTheLongestIdleWhenSwitchedOff(boolean mostRecentlyIdleFirst)
+            throws InterruptedException {
+        WorkerPool pool = pool(3, 3, 10, mostRecentlyIdleFirst, LONG_IDLE_NANOS);
         String[] wentIdle = idleInOrder(pool);
 
         CountDownLatch release = new CountDownLatch(1);
-        String[] ranOn = nextThree(pool, release);
+        String[] ranOn = occupy(pool, shared(release, 3));
         release.countDown();
 
-        assertEquals(wentIdle[2], ranOn[0], "the worker idle the shortest time gets the first task");
-        assertEquals(wentIdle[1], ranOn[1]);
-        assertEquals(wentIdle[0], ranOn[2]);
+        String[] expected = mostRecentlyIdleFirst
+                ? new String[] {wentIdle[2], wentIdle[1], wentIdle[0]}
+                : new String[] {wentIdle[0], wentIdle[1], wentIdle[2]};
+        assertArrayEquals(expected, ranOn, "threads in the order they went idle: " + String.join(", ", wentIdle));
         assertEquals(3, pool.threadsCreated(), "no thread started while workers were idle");
-    }
-
-    @Test
-    void handsWorkToTheLongestIdleWorkerFirstWhenSwitchedOff() throws InterruptedException {
-        WorkerPool pool = pool(3, 3, 10, false, LONG_IDLE_NANOS);
-        String[] wentIdle = idleInOrder(pool);
-
-        CountDownLatch release = new CountDownLatch(1);
-        String[] ranOn = nextThree(pool, release);
-        release.countDown();
-
-        assertEquals(wentIdle[0], ranOn[0], "the worker idle the longest time gets the first task");
-        assertEquals(wentIdle[1], ranOn[1]);
-        assertEquals(wentIdle[2], ranOn[2]);
-        assertEquals(3, pool.threadsCreated());
     }
 
     @Test
@@ -121,16 +127,9 @@ class WorkerPoolTest {
         idleInOrder(pool);
         List<String> names = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            AtomicReference<String> name = new AtomicReference<>();
-            CountDownLatch done = new CountDownLatch(1);
-            pool.execute(() -> {
-                name.set(Thread.currentThread().getName());
-                done.countDown();
-            });
-            assertTrue(done.await(10, TimeUnit.SECONDS));
-            // the worker counts down before it goes idle again: wait until it is back on the stack
+            names.add(runOnce(pool));
+            // the task ends before its worker is back on the stack: wait for it
             await().atMost(Duration.ofSeconds(10)).until(() -> pool.idleThreads() == 3);
-            names.add(name.get());
         }
         assertEquals(1, names.stream().distinct().count(), "one-at-a-time upcalls all ran on one thread: " + names);
     }
@@ -140,14 +139,7 @@ class WorkerPoolTest {
         WorkerPool pool = pool(1, 3, 10, true, LONG_IDLE_NANOS);
         assertEquals(0, pool.threads(), "threads start lazily");
         CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch started = new CountDownLatch(3);
-        for (int i = 0; i < 3; i++) {
-            pool.execute(() -> {
-                started.countDown();
-                awaitUninterruptibly(release);
-            });
-        }
-        assertTrue(started.await(10, TimeUnit.SECONDS), "three upcalls run at once with one core thread");
+        occupy(pool, shared(release, 3)); // three upcalls at once with one core thread
         assertEquals(3, pool.threads());
         assertEquals(0, pool.queued());
 
@@ -166,16 +158,7 @@ class WorkerPoolTest {
     void queuesThenRejectsNamingBusyThreadsAndQueuedUpcalls() throws InterruptedException {
         WorkerPool pool = pool(0, 2, 2, true, LONG_IDLE_NANOS);
         CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch started = new CountDownLatch(2);
-        AtomicInteger ran = new AtomicInteger();
-        for (int i = 0; i < 2; i++) {
-            pool.execute(() -> {
-                started.countDown();
-                awaitUninterruptibly(release);
-                ran.incrementAndGet();
-            });
-        }
-        assertTrue(started.await(10, TimeUnit.SECONDS));
+        occupy(pool, shared(release, 2));
         List<String> order = new ArrayList<>();
         CountDownLatch queuedRan = new CountDownLatch(2);
         for (String label : new String[] {"first", "second"}) {
@@ -200,7 +183,6 @@ class WorkerPoolTest {
         release.countDown();
         assertTrue(queuedRan.await(10, TimeUnit.SECONDS));
         await().atMost(Duration.ofSeconds(10)).until(() -> pool.completed() == 4);
-        assertEquals(2, ran.get());
         synchronized (order) {
             assertEquals(List.of("first", "second"), order, "the backlog is FIFO");
         }
@@ -211,18 +193,7 @@ class WorkerPoolTest {
     void workersAboveTheCoreSizeRetireAfterTheIdleTimeoutAndCoreWorkersStay() throws InterruptedException {
         WorkerPool pool = pool(1, 4, 10, true, TimeUnit.MILLISECONDS.toNanos(20));
         CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch started = new CountDownLatch(4);
-        List<String> names = new ArrayList<>();
-        for (int i = 0; i < 4; i++) {
-            pool.execute(() -> {
-                synchronized (names) {
-                    names.add(Thread.currentThread().getName());
-                }
-                started.countDown();
-                awaitUninterruptibly(release);
-            });
-        }
-        assertTrue(started.await(10, TimeUnit.SECONDS));
+        List<String> names = List.of(occupy(pool, shared(release, 4)));
         release.countDown();
 
         await().atMost(Duration.ofSeconds(10)).until(() -> pool.threadsRetired() == 3);
@@ -231,31 +202,19 @@ class WorkerPoolTest {
         // the core worker outlives many idle timeouts
         await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> pool.threads() == 1);
 
-        AtomicReference<String> ranOn = new AtomicReference<>();
-        CountDownLatch done = new CountDownLatch(1);
-        pool.execute(() -> {
-            ranOn.set(Thread.currentThread().getName());
-            done.countDown();
-        });
-        assertTrue(done.await(10, TimeUnit.SECONDS));
-        synchronized (names) {
-            assertTrue(names.contains(ranOn.get()), "the kept core worker ran it: " + ranOn.get() + " " + names);
-        }
+        String ranOn = runOnce(pool);
+        assertTrue(names.contains(ranOn), "the kept core worker ran it: " + ranOn + " " + names);
         assertEquals(4, pool.threadsCreated(), "no thread re-created");
     }
 
     @Test
     void withNoCoreThreadsEveryIdleWorkerRetiresAndTheNextUpcallStartsOne() throws InterruptedException {
         WorkerPool pool = pool(0, 2, 10, true, TimeUnit.MILLISECONDS.toNanos(10));
-        CountDownLatch first = new CountDownLatch(1);
-        pool.execute(first::countDown);
-        assertTrue(first.await(10, TimeUnit.SECONDS));
+        assertEquals("test-worker-0", runOnce(pool));
         await().atMost(Duration.ofSeconds(10)).until(() -> pool.threads() == 0);
         assertEquals(1, pool.threadsRetired());
 
-        CountDownLatch second = new CountDownLatch(1);
-        pool.execute(second::countDown);
-        assertTrue(second.await(10, TimeUnit.SECONDS));
+        assertEquals("test-worker-1", runOnce(pool));
         assertEquals(2, pool.threadsCreated());
     }
 
@@ -263,14 +222,7 @@ class WorkerPoolTest {
     void shutdownRunsQueuedUpcallsThenEndsEveryWorker() throws InterruptedException {
         WorkerPool pool = pool(2, 2, 10, true, LONG_IDLE_NANOS);
         CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch started = new CountDownLatch(2);
-        for (int i = 0; i < 2; i++) {
-            pool.execute(() -> {
-                started.countDown();
-                awaitUninterruptibly(release);
-            });
-        }
-        assertTrue(started.await(10, TimeUnit.SECONDS));
+        occupy(pool, shared(release, 2));
         AtomicInteger queuedRan = new AtomicInteger();
         pool.execute(queuedRan::incrementAndGet);
         pool.execute(queuedRan::incrementAndGet);
@@ -337,14 +289,7 @@ class WorkerPoolTest {
         pool.execute(() -> {
             throw new IllegalStateException("expected by the test");
         });
-        AtomicReference<String> ranOn = new AtomicReference<>();
-        CountDownLatch done = new CountDownLatch(1);
-        pool.execute(() -> {
-            ranOn.set(Thread.currentThread().getName());
-            done.countDown();
-        });
-        assertTrue(done.await(10, TimeUnit.SECONDS));
-        assertEquals("test-worker-0", ranOn.get());
+        assertEquals("test-worker-0", runOnce(pool));
         await().atMost(Duration.ofSeconds(10)).until(() -> pool.completed() == 2);
         assertEquals(1, pool.threadsCreated());
         assertEquals(0, pool.threadsRetired());
@@ -371,17 +316,11 @@ class WorkerPoolTest {
         assertThrows(NullPointerException.class, () -> pool.execute(null));
     }
 
-    static void awaitUninterruptibly(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                latch.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
+    /** Blocks a task until the test releases it (or tearDown's shutdownNow interrupts it). */
+    private static void block(CountDownLatch release) {
+        try {
+            release.await();
+        } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
