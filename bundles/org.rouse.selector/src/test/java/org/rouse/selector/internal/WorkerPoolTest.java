@@ -1,0 +1,327 @@
+package org.rouse.selector.internal;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** The upcall pool with real threads: hand-off order, growth, backlog, retirement, shutdown and counters. */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class WorkerPoolTest {
+
+    private static final long LONG_IDLE_NANOS = TimeUnit.MINUTES.toNanos(10);
+
+    private final List<WorkerPool> pools = new ArrayList<>();
+
+    @AfterEach
+    void tearDown() throws InterruptedException {
+        for (WorkerPool pool : pools) {
+            pool.shutdownNow();
+            assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), "workers ended");
+        }
+    }
+
+    private WorkerPool pool(int core, int max, int capacity, boolean mostRecentlyIdleFirst, long idleNanos) {
+        EngineSettings settings = EngineSettings.DEFAULTS
+                .withPool(core, max, 60)
+                .withQueueCapacity(capacity)
+                .withMostRecentlyIdleFirst(mostRecentlyIdleFirst);
+        WorkerPool pool = new WorkerPool(settings, "test-worker-", idleNanos);
+        pools.add(pool);
+        return pool;
+    }
+
+    /**
+     * Executes one task per latch, each blocking until its latch opens, and waits until all have started.
+     *
+     * @return the thread each task runs on, in the order of execute
+     */
+    private static String[] occupy(WorkerPool pool, CountDownLatch... releases) throws InterruptedException {
+        AtomicReferenceArray<String> names = new AtomicReferenceArray<>(releases.length);
+        CountDownLatch started = new CountDownLatch(releases.length);
+        for (int i = 0; i < releases.length; i++) {
+            int index = i;
+            pool.execute(() -> {
+                names.set(index, Thread.currentThread().getName());
+                started.countDown();
+                block(releases[index]);
+            });
+        }
+        assertTrue(started.await(10, TimeUnit.SECONDS), "every task started");
+        String[] result = new String[releases.length];
+        Arrays.setAll(result, names::get);
+        return result;
+    }
+
+    /** Runs one task and returns the name of the thread it ran on. */
+    private static String runOnce(WorkerPool pool) throws InterruptedException {
+        AtomicReference<String> name = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        pool.execute(() -> {
+            name.set(Thread.currentThread().getName());
+            done.countDown();
+        });
+        assertTrue(done.await(10, TimeUnit.SECONDS), "the task ran");
+        return name.get();
+    }
+
+    /** Three workers go idle in the order 0, 1, 2 (forced by latches); returns their thread names in that order. */
+    private static String[] idleInOrder(WorkerPool pool) throws InterruptedException {
+        CountDownLatch[] releases = {new CountDownLatch(1), new CountDownLatch(1), new CountDownLatch(1)};
+        String[] names = occupy(pool, releases);
+        for (int i = 0; i < releases.length; i++) {
+            releases[i].countDown();
+            int idleNow = i + 1;
+            await().atMost(Duration.ofSeconds(10)).until(() -> pool.idleThreads() == idleNow);
+        }
+        return names;
+    }
+
+    private static CountDownLatch[] shared(CountDownLatch release, int times) {
+        CountDownLatch[] releases = new CountDownLatch[times];
+        Arrays.fill(releases, release);
+        return releases;
+    }
+
+    @ParameterizedTest(name = "most recently idle first: {0}")
+    @ValueSource(booleans = {true, false})
+    void handsWorkToTheMostRecentlyIdleWorkerFirstOrTheLongestIdleWhenSwitchedOff(boolean mostRecentlyIdleFirst)
+            throws InterruptedException {
+        WorkerPool pool = pool(3, 3, 10, mostRecentlyIdleFirst, LONG_IDLE_NANOS);
+        String[] wentIdle = idleInOrder(pool);
+
+        CountDownLatch release = new CountDownLatch(1);
+        String[] ranOn = occupy(pool, shared(release, 3));
+        release.countDown();
+
+        String[] expected = mostRecentlyIdleFirst
+                ? new String[] {wentIdle[2], wentIdle[1], wentIdle[0]}
+                : new String[] {wentIdle[0], wentIdle[1], wentIdle[2]};
+        assertArrayEquals(expected, ranOn, "threads in the order they went idle: " + String.join(", ", wentIdle));
+        assertEquals(3, pool.threadsCreated(), "no thread started while workers were idle");
+    }
+
+    @Test
+    void aWarmWorkerServesSequentialUpcallsAlone() throws InterruptedException {
+        WorkerPool pool = pool(3, 3, 10, true, LONG_IDLE_NANOS);
+        idleInOrder(pool);
+        List<String> names = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            names.add(runOnce(pool));
+            // the task ends before its worker is back on the stack: wait for it
+            await().atMost(Duration.ofSeconds(10)).until(() -> pool.idleThreads() == 3);
+        }
+        assertEquals(1, names.stream().distinct().count(), "one-at-a-time upcalls all ran on one thread: " + names);
+    }
+
+    @Test
+    void growsToTheMaximumBeforeQueueing() throws InterruptedException {
+        WorkerPool pool = pool(1, 3, 10, true, LONG_IDLE_NANOS);
+        assertEquals(0, pool.threads(), "threads start lazily");
+        CountDownLatch release = new CountDownLatch(1);
+        occupy(pool, shared(release, 3)); // three upcalls at once with one core thread
+        assertEquals(3, pool.threads());
+        assertEquals(0, pool.queued());
+
+        CountDownLatch fourth = new CountDownLatch(1);
+        pool.execute(fourth::countDown);
+        assertEquals(1, pool.queued(), "queued only once the maximum is busy");
+        assertEquals(3, pool.threadsCreated());
+
+        release.countDown();
+        assertTrue(fourth.await(10, TimeUnit.SECONDS), "a finishing worker takes the queued upcall");
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.completed() == 4);
+        assertEquals(0, pool.queued());
+    }
+
+    @Test
+    void queuesThenRejectsNamingBusyThreadsAndQueuedUpcalls() throws InterruptedException {
+        WorkerPool pool = pool(0, 2, 2, true, LONG_IDLE_NANOS);
+        CountDownLatch release = new CountDownLatch(1);
+        occupy(pool, shared(release, 2));
+        List<String> order = new ArrayList<>();
+        CountDownLatch queuedRan = new CountDownLatch(2);
+        for (String label : new String[] {"first", "second"}) {
+            pool.execute(() -> {
+                synchronized (order) {
+                    order.add(label);
+                }
+                queuedRan.countDown();
+            });
+        }
+        assertEquals(2, pool.queued());
+
+        RejectedExecutionException rejected = assertThrows(
+                RejectedExecutionException.class,
+                () -> pool.execute(() -> {
+                    throw new AssertionError("a rejected task ran");
+                }));
+        assertTrue(
+                rejected.getMessage().contains("2 threads busy and 2 upcalls queued"),
+                "message names the saturation: " + rejected.getMessage());
+
+        release.countDown();
+        assertTrue(queuedRan.await(10, TimeUnit.SECONDS));
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.completed() == 4);
+        synchronized (order) {
+            assertEquals(List.of("first", "second"), order, "the backlog is FIFO");
+        }
+        assertEquals(2, pool.threadsCreated());
+    }
+
+    @Test
+    void workersAboveTheCoreSizeRetireAfterTheIdleTimeoutAndCoreWorkersStay() throws InterruptedException {
+        WorkerPool pool = pool(1, 4, 10, true, TimeUnit.MILLISECONDS.toNanos(20));
+        CountDownLatch release = new CountDownLatch(1);
+        List<String> names = List.of(occupy(pool, shared(release, 4)));
+        release.countDown();
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.threadsRetired() == 3);
+        assertEquals(1, pool.threads());
+        assertEquals(1, pool.idleThreads());
+        // the core worker outlives many idle timeouts
+        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> pool.threads() == 1);
+
+        String ranOn = runOnce(pool);
+        assertTrue(names.contains(ranOn), "the kept core worker ran it: " + ranOn + " " + names);
+        assertEquals(4, pool.threadsCreated(), "no thread re-created");
+    }
+
+    @Test
+    void withNoCoreThreadsEveryIdleWorkerRetiresAndTheNextUpcallStartsOne() throws InterruptedException {
+        WorkerPool pool = pool(0, 2, 10, true, TimeUnit.MILLISECONDS.toNanos(10));
+        assertEquals("test-worker-0", runOnce(pool));
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.threads() == 0);
+        assertEquals(1, pool.threadsRetired());
+
+        assertEquals("test-worker-1", runOnce(pool));
+        assertEquals(2, pool.threadsCreated());
+    }
+
+    @Test
+    void shutdownRunsQueuedUpcallsThenEndsEveryWorker() throws InterruptedException {
+        WorkerPool pool = pool(2, 2, 10, true, LONG_IDLE_NANOS);
+        CountDownLatch release = new CountDownLatch(1);
+        occupy(pool, shared(release, 2));
+        AtomicInteger queuedRan = new AtomicInteger();
+        pool.execute(queuedRan::incrementAndGet);
+        pool.execute(queuedRan::incrementAndGet);
+        assertEquals(2, pool.queued());
+
+        pool.shutdown();
+        assertTrue(pool.isShutdown());
+        RejectedExecutionException rejected =
+                assertThrows(RejectedExecutionException.class, () -> pool.execute(() -> {}));
+        assertTrue(rejected.getMessage().contains("shut down"), rejected.getMessage());
+        assertFalse(pool.awaitTermination(0, TimeUnit.SECONDS), "upcalls still running");
+
+        release.countDown();
+        assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+        assertEquals(2, queuedRan.get(), "queued upcalls ran after shutdown");
+        assertEquals(0, pool.threads());
+        assertEquals(2, pool.threadsRetired());
+        assertEquals(4, pool.completed());
+    }
+
+    @Test
+    void shutdownEndsIdleCoreWorkers() throws InterruptedException {
+        WorkerPool pool = pool(3, 3, 10, true, LONG_IDLE_NANOS);
+        idleInOrder(pool);
+        assertEquals(3, pool.threads());
+        pool.shutdown();
+        assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+        assertEquals(0, pool.threads());
+        assertEquals(3, pool.threadsRetired());
+    }
+
+    @Test
+    void shutdownNowInterruptsRunningUpcallsAndDropsQueuedOnes() throws InterruptedException {
+        WorkerPool pool = pool(1, 1, 10, true, LONG_IDLE_NANOS);
+        CountDownLatch started = new CountDownLatch(1);
+        CountDownLatch interrupted = new CountDownLatch(1);
+        pool.execute(() -> {
+            started.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                interrupted.countDown();
+            }
+        });
+        assertTrue(started.await(10, TimeUnit.SECONDS));
+        AtomicBoolean droppedRan = new AtomicBoolean();
+        Runnable queued = () -> droppedRan.set(true);
+        pool.execute(queued);
+        pool.execute(queued);
+
+        List<Runnable> dropped = pool.shutdownNow();
+
+        assertEquals(2, dropped.size());
+        assertTrue(interrupted.await(10, TimeUnit.SECONDS), "the running upcall was interrupted");
+        assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+        assertFalse(droppedRan.get(), "queued upcalls never ran");
+        assertEquals(0, pool.queued());
+        assertThrows(RejectedExecutionException.class, () -> pool.execute(() -> {}));
+    }
+
+    @Test
+    void aThrowingTaskIsLoggedAndItsWorkerKeepsServing() throws InterruptedException {
+        WorkerPool pool = pool(1, 1, 10, true, LONG_IDLE_NANOS);
+        pool.execute(() -> {
+            throw new IllegalStateException("expected by the test");
+        });
+        assertEquals("test-worker-0", runOnce(pool));
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.completed() == 2);
+        assertEquals(1, pool.threadsCreated());
+        assertEquals(0, pool.threadsRetired());
+    }
+
+    @Test
+    void threadsAreNamedDaemons() throws InterruptedException {
+        WorkerPool pool = pool(2, 2, 10, true, LONG_IDLE_NANOS);
+        AtomicReference<Thread> thread = new AtomicReference<>();
+        CountDownLatch done = new CountDownLatch(1);
+        pool.execute(() -> {
+            thread.set(Thread.currentThread());
+            done.countDown();
+        });
+        assertTrue(done.await(10, TimeUnit.SECONDS));
+        assertTrue(thread.get().isDaemon());
+        assertEquals("test-worker-0", thread.get().getName());
+        assertNotEquals(Thread.currentThread(), thread.get());
+    }
+
+    @Test
+    void rejectsNull() {
+        WorkerPool pool = pool(1, 1, 1, true, LONG_IDLE_NANOS);
+        assertThrows(NullPointerException.class, () -> pool.execute(null));
+    }
+
+    /** Blocks a task until the test releases it (or tearDown's shutdownNow interrupts it). */
+    private static void block(CountDownLatch release) {
+        try {
+            release.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
