@@ -32,7 +32,15 @@ final class RouseEchoServer implements EchoServer {
      * @param wakeupAfterUpcall {@code false} reproduces the omniORB bug
      */
     RouseEchoServer(Dispatch mode, long selectTimeoutMs, boolean wakeupAfterUpcall) throws IOException {
-        engine = BenchmarkEngines.start(selectTimeoutMs, wakeupAfterUpcall);
+        this(mode, BenchmarkEngines.Tuning.DEFAULTS.withSelect(selectTimeoutMs, wakeupAfterUpcall));
+    }
+
+    /**
+     * @param mode where the echo handler runs
+     * @param tuning the engine's settings (pool, loops, watch period, select timeout)
+     */
+    RouseEchoServer(Dispatch mode, BenchmarkEngines.Tuning tuning) throws IOException {
+        engine = BenchmarkEngines.start(tuning);
         dispatch.switchTo(engine);
         view = new BundleSelectorView(dispatch, "org.rouse.benchmarks", () -> 65_536);
         server = ServerSocketChannel.open();
