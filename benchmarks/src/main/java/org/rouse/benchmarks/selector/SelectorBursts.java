@@ -61,7 +61,11 @@ public final class SelectorBursts implements Scenario {
                 + " the later bursts (the goal: 0 with the default configuration; omniORB's 10 s idle timeout"
                 + " should re-create the pool threads every burst). Latency (µs), throughput and process CPU per"
                 + " call are those of the later bursts; the p99 of the calls started in the first 100 ms of a burst"
-                + " shows what starting threads costs the first calls. Ratios are against Rouse's default.";
+                + " shows what starting threads costs the first calls. The blocking server starts its threads as the"
+                + " clients connect and Netty its handler threads as the connections register, both before the"
+                + " first burst. The variants run in the table's order, so the first one's first burst also warms"
+                + " up the JIT (the clients' code is shared): compare first-burst latencies with care. Ratios are"
+                + " against Rouse's default.";
     }
 
     @Override

@@ -9,9 +9,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.rouse.benchmarks.Scenarios;
+import org.rouse.benchmarks.scenario.Measurement;
 import org.rouse.benchmarks.scenario.Options;
 import org.rouse.benchmarks.scenario.RoundPlan;
 import org.rouse.benchmarks.scenario.Variant;
+import org.rouse.selector.internal.BenchmarkEngines.Tuning;
 
 class SelectorBurstsTest {
 
@@ -41,6 +43,33 @@ class SelectorBurstsTest {
         }
         assertTrue(run.table.contains(SelectorBursts.ROUSE_OMNIORB_IDLE), "omniORB's idle timeout compared");
 
+        QuickRun.awaitNoScenarioThreads();
+    }
+
+    @Test
+    @Timeout(60)
+    void poolThreadsThatIdleLongerThanTheTimeoutAreCreatedAgainInTheNextBurst() throws Exception {
+        // omniORB's case scaled down: a 1 s idle timeout and 2.5 s gaps (generous: the timeout is not what is tested)
+        BurstVariant.Plan plan = new BurstVariant.Plan(3, Duration.ofMillis(200), Duration.ofMillis(2_500));
+        ServerSetup shortIdle = ServerSetup.rouse(
+                "Rouse, idle timeout 1 s",
+                "pool threads end after 1 s idle",
+                Tuning.DEFAULTS.withIdleTimeoutSeconds(1));
+        Measurement m;
+        try (BurstVariant variant = new BurstVariant(shortIdle, SelectorBursts.CONNECTIONS, plan)) {
+            variant.open();
+            m = variant.runRound(plan.total());
+        }
+
+        double firstBurst = m.value(SelectorMetrics.POOL_THREADS_CREATED_FIRST_BURST);
+        assertTrue(firstBurst > 2, "64 busy connections grow the pool beyond its 2 core threads: " + firstBurst);
+        assertTrue(m.value(SelectorMetrics.POOL_THREADS_RETIRED_LATER_BURST) > 0, "idle workers ended in the gaps");
+        assertTrue(
+                m.value(SelectorMetrics.POOL_THREADS_CREATED_LATER_BURST) > 0, "and the next burst started new ones");
+        assertTrue(
+                m.value(SelectorMetrics.THREADS_STARTED_LATER_BURST)
+                        >= m.value(SelectorMetrics.POOL_THREADS_CREATED_LATER_BURST),
+                "the JVM counted them too");
         QuickRun.awaitNoScenarioThreads();
     }
 
