@@ -28,15 +28,6 @@ final class RouseEchoServer implements EchoServer {
 
     /**
      * @param mode where the echo handler runs
-     * @param selectTimeoutMs the engine's longest select (0 = none)
-     * @param wakeupAfterUpcall {@code false} reproduces the omniORB bug
-     */
-    RouseEchoServer(Dispatch mode, long selectTimeoutMs, boolean wakeupAfterUpcall) throws IOException {
-        this(mode, BenchmarkEngines.Tuning.DEFAULTS.withSelect(selectTimeoutMs, wakeupAfterUpcall));
-    }
-
-    /**
-     * @param mode where the echo handler runs
      * @param tuning the engine's settings (pool, loops, watch period, select timeout)
      */
     RouseEchoServer(Dispatch mode, BenchmarkEngines.Tuning tuning) throws IOException {
