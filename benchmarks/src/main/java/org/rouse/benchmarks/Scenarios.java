@@ -29,7 +29,9 @@ public final class Scenarios {
                 new org.rouse.benchmarks.lock.LockSwap(),
                 new org.rouse.benchmarks.selector.SelectorSequential(1),
                 new org.rouse.benchmarks.selector.SelectorSequential(16),
-                new org.rouse.benchmarks.selector.SelectorSequential(256));
+                new org.rouse.benchmarks.selector.SelectorSequential(256),
+                new org.rouse.benchmarks.selector.SelectorThinkTime(16, 60),
+                new org.rouse.benchmarks.selector.SelectorBursts());
     }
 
     /** The scenario called {@code name}, if there is one. */

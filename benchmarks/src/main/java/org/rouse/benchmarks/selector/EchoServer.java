@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * A server on loopback that answers every {@value #MESSAGE_BYTES}-byte request with the same bytes: one per way of
- * serving connections that {@link SelectorSequential} compares. Closing it closes every connection and waits for
+ * serving connections that the selector scenarios compare ({@link ServerSetup}). Closing it closes every connection and waits for
  * its threads.
  */
 interface EchoServer extends AutoCloseable {

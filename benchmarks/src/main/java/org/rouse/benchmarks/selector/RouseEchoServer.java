@@ -28,11 +28,10 @@ final class RouseEchoServer implements EchoServer {
 
     /**
      * @param mode where the echo handler runs
-     * @param selectTimeoutMs the engine's longest select (0 = none)
-     * @param wakeupAfterUpcall {@code false} reproduces the omniORB bug
+     * @param tuning the engine's settings (pool, loops, watch period, select timeout)
      */
-    RouseEchoServer(Dispatch mode, long selectTimeoutMs, boolean wakeupAfterUpcall) throws IOException {
-        engine = BenchmarkEngines.start(selectTimeoutMs, wakeupAfterUpcall);
+    RouseEchoServer(Dispatch mode, BenchmarkEngines.Tuning tuning) throws IOException {
+        engine = BenchmarkEngines.start(tuning);
         dispatch.switchTo(engine);
         view = new BundleSelectorView(dispatch, "org.rouse.benchmarks", () -> 65_536);
         server = ServerSocketChannel.open();

@@ -5,7 +5,7 @@ package org.rouse.selector.internal;
  * and shutdown are package-private, as for the RESP example's {@code TestEngines}).
  *
  * <pre>{@code
- * NioSelectorEngine engine = BenchmarkEngines.start(0, true); // the defaults
+ * NioSelectorEngine engine = BenchmarkEngines.start(BenchmarkEngines.Tuning.DEFAULTS.withLoops(2));
  * ...
  * BenchmarkEngines.stop(engine);
  * }</pre>
@@ -21,11 +21,66 @@ public final class BenchmarkEngines {
      * @param wakeupAfterUpcall {@code false} reproduces the omniORB bug: a re-armed channel waits for the timeout
      */
     public static NioSelectorEngine start(long selectTimeoutMs, boolean wakeupAfterUpcall) {
-        return new NioSelectorEngine(EngineSettings.DEFAULTS.withSelect(selectTimeoutMs, wakeupAfterUpcall));
+        return start(Tuning.DEFAULTS.withSelect(selectTimeoutMs, wakeupAfterUpcall));
+    }
+
+    /** An engine with {@code tuning}'s settings (not validated: benchmark variants only). */
+    public static NioSelectorEngine start(Tuning tuning) {
+        return new NioSelectorEngine(tuning.settings);
     }
 
     /** Stops the loop and the worker pool and waits for them. */
     public static void stop(NioSelectorEngine engine) {
         engine.shutdown();
+    }
+
+    /**
+     * The engine settings a benchmark variant changes, derived from the defaults; immutable. A public face for the
+     * package-private {@link EngineSettings}.
+     *
+     * <pre>{@code
+     * Tuning omniOrbPool = Tuning.DEFAULTS.withIdleTimeoutSeconds(10);
+     * }</pre>
+     */
+    public static final class Tuning {
+
+        /** The engine's defaults (pool 2..64 threads, 60 s idle timeout, most recently idle first, one loop). */
+        public static final Tuning DEFAULTS = new Tuning(EngineSettings.DEFAULTS);
+
+        private final EngineSettings settings;
+
+        private Tuning(EngineSettings settings) {
+            this.settings = settings;
+        }
+
+        /** With another select timeout ({@code 0} = none) and post-upcall wakeup. */
+        public Tuning withSelect(long timeoutMs, boolean wakeupAfterUpcall) {
+            return new Tuning(settings.withSelect(timeoutMs, wakeupAfterUpcall));
+        }
+
+        /** With another idle timeout of the pool threads above the core size (the pool sizes stay). */
+        public Tuning withIdleTimeoutSeconds(long seconds) {
+            return new Tuning(settings.withPool(settings.coreThreads(), settings.maxThreads(), seconds));
+        }
+
+        /** With the other hand-off order: {@code false} hands an upcall to the longest idle worker. */
+        public Tuning withMostRecentlyIdleFirst(boolean mostRecentlyIdleFirst) {
+            return new Tuning(settings.withMostRecentlyIdleFirst(mostRecentlyIdleFirst));
+        }
+
+        /** With {@code count} select loops. */
+        public Tuning withLoops(int count) {
+            return new Tuning(settings.withLoops(count));
+        }
+
+        /** With a post-upcall watch period ({@code 0} = none). */
+        public Tuning withWatchPeriodMicros(long micros) {
+            return new Tuning(settings.withWatchPeriodMicros(micros));
+        }
+
+        @Override
+        public String toString() {
+            return settings.toString();
+        }
     }
 }

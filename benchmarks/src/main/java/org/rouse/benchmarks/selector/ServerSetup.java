@@ -1,0 +1,124 @@
+package org.rouse.benchmarks.selector;
+
+import java.util.Objects;
+import org.rouse.selector.Dispatch;
+import org.rouse.selector.internal.BenchmarkEngines.Tuning;
+
+/**
+ * One way of serving the echo connections that the selector scenarios compare: the row label, what it is, and how
+ * to start it. The same setup carries the same name in every selector scenario.
+ *
+ * <pre>{@code
+ * EchoServer server = ServerSetup.rouse("Rouse, pool, 2 loops", "two select loops", Tuning.DEFAULTS.withLoops(2))
+ *         .factory()
+ *         .start();
+ * }</pre>
+ *
+ * @param name the row label, unique within a scenario
+ * @param description one sentence for the report
+ * @param factory starts a fresh server
+ */
+record ServerSetup(String name, String description, Factory factory) {
+
+    static final String ROUSE_POOL = "Rouse, pool dispatch";
+    static final String NIO_INLINE = "NIO, 1 thread, inline";
+    static final String BLOCKING = "blocking, thread per connection";
+    static final String NETTY_OFFLOADED = "Netty NIO, offloaded";
+
+    /** The omniORB bug's select timeout: with no wakeup after an upcall, each call waits for it. */
+    static final long BUGGY_SELECT_TIMEOUT_MS = 50;
+
+    /** Starts the server a variant measures. */
+    @FunctionalInterface
+    interface Factory {
+        EchoServer start() throws Exception;
+    }
+
+    ServerSetup {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(description, "description");
+        Objects.requireNonNull(factory, "factory");
+    }
+
+    /** The Rouse front and NIO engine with pool dispatch and the engine's settings {@code tuning}. */
+    static ServerSetup rouse(String name, String description, Tuning tuning) {
+        return new ServerSetup(name, description, () -> new RouseEchoServer(Dispatch.POOL, tuning));
+    }
+
+    /** Rouse with pool dispatch and the default configuration. */
+    static ServerSetup rousePool() {
+        return rouse(
+                ROUSE_POOL,
+                "Rouse selector front + NIO engine, default configuration: the handler runs on the worker pool, the"
+                        + " channel is re-armed and the loop woken when it returns",
+                Tuning.DEFAULTS);
+    }
+
+    /** Rouse with the handler on the loop. */
+    static ServerSetup rouseInline() {
+        return new ServerSetup(
+                "Rouse, inline",
+                "Rouse selector front + NIO engine, the handler registered with Dispatch.INLINE (runs on the loop)",
+                () -> new RouseEchoServer(Dispatch.INLINE, Tuning.DEFAULTS));
+    }
+
+    /** Rouse with the post-upcall wakeup off and a short select timeout: omniORB's thread pool mode. */
+    static ServerSetup omniOrbBug() {
+        return rouse(
+                "Rouse, pool, no wakeup after upcall (omniORB bug)",
+                "pool dispatch with wakeup.after.upcall=false and select.timeout.ms=" + BUGGY_SELECT_TIMEOUT_MS
+                        + ": the re-arm waits for the select timeout, as in omniORB's thread pool mode (72 ms"
+                        + " per call historically); one connection only, so it does not dominate the run",
+                Tuning.DEFAULTS.withSelect(BUGGY_SELECT_TIMEOUT_MS, false));
+    }
+
+    /** Rouse with a 100 µs post-upcall watch period (omniORB's {@code connectionWatchPeriod}). */
+    static ServerSetup rouseWatch100us() {
+        return rouse(
+                "Rouse, pool, watch 100 µs",
+                "pool dispatch with watch.period.us=100: after an upcall the worker keeps watching its channel for"
+                        + " up to 100 µs for the next request before handing it back to the loop",
+                Tuning.DEFAULTS.withWatchPeriodMicros(100));
+    }
+
+    /** Rouse with two select loops. */
+    static ServerSetup rouseTwoLoops() {
+        return rouse(
+                "Rouse, pool, 2 loops",
+                "pool dispatch with loops=2: the connections are spread across two select loops",
+                Tuning.DEFAULTS.withLoops(2));
+    }
+
+    /** The p99 baseline. */
+    static ServerSetup blocking() {
+        return new ServerSetup(
+                BLOCKING,
+                "java.net.ServerSocket, one blocking thread per connection (p99 baseline)",
+                BlockingEchoServer::new);
+    }
+
+    /** The p50 baseline. */
+    static ServerSetup nioInline() {
+        return new ServerSetup(
+                NIO_INLINE,
+                "a plain Selector loop on one thread that accepts and echoes inline (p50 baseline)",
+                NioEchoServer::new);
+    }
+
+    /** The throughput baseline: Netty with the same hand-off as Rouse's pool dispatch. */
+    static ServerSetup nettyOffloaded() {
+        return new ServerSetup(
+                NETTY_OFFLOADED,
+                "Netty 4.2 NIO, one event loop thread, the echo handler on a DefaultEventExecutorGroup of "
+                        + NettyEchoServer.OFFLOAD_THREADS + " threads (throughput baseline)",
+                () -> new NettyEchoServer(true));
+    }
+
+    /** Netty with the handler on the loop. */
+    static ServerSetup nettyInline() {
+        return new ServerSetup(
+                "Netty NIO, inline",
+                "Netty 4.2 NIO, one event loop thread, the echo handler on the loop",
+                () -> new NettyEchoServer(false));
+    }
+}
