@@ -69,6 +69,7 @@ public final class SelectorThinkTime implements Scenario {
                 List.of(
                         ServerSetup.rousePool(),
                         ServerSetup.rouseInline(),
+                        ServerSetup.rouseWatch(1000),
                         ServerSetup.blocking(),
                         ServerSetup.nioInline(),
                         ServerSetup.nettyOffloaded(),

@@ -72,13 +72,19 @@ record ServerSetup(String name, String description, Factory factory) {
                 Tuning.DEFAULTS.withSelect(BUGGY_SELECT_TIMEOUT_MS, false));
     }
 
-    /** Rouse with a 100 µs post-upcall watch period (omniORB's {@code connectionWatchPeriod}). */
-    static ServerSetup rouseWatch100us() {
+    /**
+     * Rouse with a post-upcall watch period (omniORB's {@code connectionWatchPeriod}): below 1 ms the worker polls,
+     * from 1 ms on it blocks in select.
+     */
+    static ServerSetup rouseWatch(long micros) {
+        String period = micros % 1000 == 0 ? micros / 1000 + " ms" : micros + " µs";
         return rouse(
-                "Rouse, pool, watch 100 µs",
-                "pool dispatch with watch.period.us=100: after an upcall the worker keeps watching its channel for"
-                        + " up to 100 µs for the next request before handing it back to the loop",
-                Tuning.DEFAULTS.withWatchPeriodMicros(100));
+                "Rouse, pool, watch " + period,
+                "pool dispatch with watch.period.us=" + micros + ": after an upcall the worker keeps watching its"
+                        + " channel for up to " + period + " for the next request ("
+                        + (micros < 1000 ? "polling selectNow" : "blocking in select") + ") before handing it back"
+                        + " to the loop",
+                Tuning.DEFAULTS.withWatchPeriodMicros(micros));
     }
 
     /** Rouse with two select loops. */

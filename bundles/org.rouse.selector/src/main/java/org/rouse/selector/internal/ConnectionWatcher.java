@@ -27,8 +27,8 @@ final class ConnectionWatcher {
      * A watch registers the channel with a private selector borrowed from `spare` (a channel may be registered with
      * several selectors; the loop's key stays at interest 0 meanwhile, so the loop does not select it), checks it at
      * once with selectNow() (the "non-blocking read" of the issue, without consuming anything), then waits for the
-     * rest of the period: whole milliseconds in select(ms), a remainder below one millisecond by polling selectNow()
-     * with Thread.onSpinWait(), because Selector has no finer timeout. The key is then cancelled and flushed with
+     * rest of the period: a period of at least one millisecond blocks in select(ms) (rounded up to whole
+     * milliseconds), a shorter one polls selectNow() with Thread.onSpinWait(), because Selector has no finer timeout. The key is then cancelled and flushed with
      * selectNow(), so the channel holds no registration with the private selector (a lingering key would delay the
      * channel's close) and can be watched again later. Selectors are reused through `spare` (one per concurrently
      * watching worker at most) and closed by close(); one returned after close() is closed at once.
@@ -104,7 +104,8 @@ final class ConnectionWatcher {
         }
     }
 
-    private static int await(Selector selector, SelectionKey key, long deadline) throws IOException {
+    private int await(Selector selector, SelectionKey key, long deadline) throws IOException {
+        boolean poll = periodNanos < NANOS_PER_MILLI;
         while (true) {
             if (selector.selectNow() > 0 || !selector.selectedKeys().isEmpty()) {
                 int ready = key.readyOps();
@@ -115,10 +116,10 @@ final class ConnectionWatcher {
             if (left <= 0 || Thread.currentThread().isInterrupted()) {
                 return 0;
             }
-            if (left >= NANOS_PER_MILLI) {
-                selector.select(left / NANOS_PER_MILLI);
-            } else {
+            if (poll) {
                 Thread.onSpinWait();
+            } else {
+                selector.select((left + NANOS_PER_MILLI - 1) / NANOS_PER_MILLI); // whole milliseconds, rounded up
             }
         }
     }
