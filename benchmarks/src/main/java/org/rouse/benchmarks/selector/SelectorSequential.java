@@ -12,7 +12,7 @@ import org.rouse.benchmarks.scenario.Variant;
 /**
  * {@code selector-sequential-1}, {@code -16} and {@code -256}: closed-loop clients on loopback, each making chains
  * of {@value EchoLoad#CHAIN} request/reply calls ({@value EchoServer#MESSAGE_BYTES}-byte messages echoed) back to
- * back over its own connection, against the Rouse selector (pool dispatch, inline, watch periods of 100 µs and 1 ms, two loops
+ * back over its own connection, against the Rouse selector (pool dispatch, inline, without the watch period and with a 100 µs one, two loops
  * from 16 connections on, and at one connection the omniORB bug: no wakeup after an upcall with a 50 ms select
  * timeout), a blocking thread-per-connection server, a single-thread NIO server and Netty NIO (handler offloaded to
  * an executor group, and inline).
@@ -63,7 +63,7 @@ public final class SelectorSequential implements Scenario {
             setups.add(ServerSetup.omniOrbBug()); // one connection only, so it does not dominate the run
         }
         setups.add(ServerSetup.rouseWatch(100));
-        setups.add(ServerSetup.rouseWatch(1000));
+        setups.add(ServerSetup.rouseNoWatch());
         if (connections > 1) {
             setups.add(ServerSetup.rouseTwoLoops()); // one connection would use one loop only
         }

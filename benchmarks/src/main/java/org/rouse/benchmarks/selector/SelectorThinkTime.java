@@ -69,7 +69,7 @@ public final class SelectorThinkTime implements Scenario {
                 List.of(
                         ServerSetup.rousePool(),
                         ServerSetup.rouseInline(),
-                        ServerSetup.rouseWatch(1000),
+                        ServerSetup.rouseNoWatch(),
                         ServerSetup.blocking(),
                         ServerSetup.nioInline(),
                         ServerSetup.nettyOffloaded(),

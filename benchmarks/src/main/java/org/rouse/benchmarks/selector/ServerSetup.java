@@ -49,9 +49,20 @@ record ServerSetup(String name, String description, Factory factory) {
     static ServerSetup rousePool() {
         return rouse(
                 ROUSE_POOL,
-                "Rouse selector front + NIO engine, default configuration: the handler runs on the worker pool, the"
-                        + " channel is re-armed and the loop woken when it returns",
+                "Rouse selector front + NIO engine, default configuration: the handler runs on the worker pool; when"
+                        + " it returns the worker watches the channel for up to 1 ms (watch.period.us=1000, while the"
+                        + " pool has workers to spare) and serves the next request itself, else the channel is"
+                        + " re-armed and the loop woken",
                 Tuning.DEFAULTS);
+    }
+
+    /** Rouse's pool dispatch without the watch period: every re-arm goes through the loop. */
+    static ServerSetup rouseNoWatch() {
+        return rouse(
+                "Rouse, pool, no watch",
+                "pool dispatch with watch.period.us=0: when the handler returns the channel is re-armed and the loop"
+                        + " woken, and the next request is handed from the loop to a worker again",
+                Tuning.DEFAULTS.withWatchPeriodMicros(0));
     }
 
     /** Rouse with the handler on the loop. */
@@ -69,7 +80,7 @@ record ServerSetup(String name, String description, Factory factory) {
                 "pool dispatch with wakeup.after.upcall=false and select.timeout.ms=" + BUGGY_SELECT_TIMEOUT_MS
                         + ": the re-arm waits for the select timeout, as in omniORB's thread pool mode (72 ms"
                         + " per call historically); one connection only, so it does not dominate the run",
-                Tuning.DEFAULTS.withSelect(BUGGY_SELECT_TIMEOUT_MS, false));
+                Tuning.DEFAULTS.withSelect(BUGGY_SELECT_TIMEOUT_MS, false).withWatchPeriodMicros(0));
     }
 
     /**

@@ -37,7 +37,7 @@ record EngineSettings(
     static final int DEFAULT_LOOPS = 1;
     static final int MAX_LOOPS = 64;
     static final long DEFAULT_SELECT_TIMEOUT_MS = 0;
-    static final long DEFAULT_WATCH_PERIOD_MICROS = 0;
+    static final long DEFAULT_WATCH_PERIOD_MICROS = 1_000;
     static final long MAX_WATCH_PERIOD_MICROS = 1_000_000;
 
     static final EngineSettings DEFAULTS = new EngineSettings(

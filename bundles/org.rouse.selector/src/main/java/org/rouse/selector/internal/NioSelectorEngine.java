@@ -47,7 +47,8 @@ public final class NioSelectorEngine implements SelectorEngine {
      * Pool upcalls and the watch period: a loop hands a ready pool entry to submit(), which runs entry.dispatch on a
      * worker. The front's dispatch ends by calling update(entry) on the engine active then, from the same worker.
      * When a watch period is configured, update() recognises that call (the worker's `watching` slot names the
-     * entry), and, unless upcalls wait for a worker, first watches the channel (ConnectionWatcher). If it becomes
+     * entry), and, only while the pool has capacity to spare (no upcall waits, and a worker is idle or may be started),
+     * first watches the channel (ConnectionWatcher): a watch never takes the last worker from other channels. If it becomes
      * ready, update() leaves the loop's key at interest 0 and records the ready ops in the slot; the worker then runs
      * the next upcall itself and the loop never hears of it. Otherwise the re-arm goes to the loop as usual. No two
      * upcalls of one channel overlap: the loop's key stays disarmed while the worker watches and runs, and the front's
@@ -414,7 +415,7 @@ public final class NioSelectorEngine implements SelectorEngine {
      */
     private boolean watchedNextUpcall(SelectorEntry entry, SelectLoop loop) {
         Upcall upcall = upcallOnThisThread.get();
-        if (upcall == null || upcall.entry != entry || upcall.nextOps != 0 || workers.queued() > 0) {
+        if (upcall == null || upcall.entry != entry || upcall.nextOps != 0 || !workers.hasSpareWorker()) {
             return false;
         }
         int interest = entry.interestOps();

@@ -64,10 +64,11 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
     @AttributeDefinition(
             name = "Watch period after an upcall (µs)",
-            description = "omniORB's connectionWatchPeriod: after an upcall the worker keeps watching its channel for"
-                    + " up to this long and, if it becomes ready, runs the next upcall itself instead of handing the"
-                    + " channel back to the loop (saves two thread hand-offs per call in a sequence of calls, costs a"
-                    + " busy worker while it watches). Skipped while upcalls wait for a worker. 0 (off) to 1000000.",
+            description =
+                    "omniORB's connectionWatchPeriod: after an upcall the worker keeps watching its channel for"
+                            + " up to this long and, if it becomes ready, runs the next upcall itself instead of handing the"
+                            + " channel back to the loop (saves two thread hand-offs per call in a sequence of calls, costs a"
+                            + " busy worker while it watches). Skipped unless the pool has a worker to spare. Below 1000 the worker polls (costs CPU); 0 (off) to 1000000.",
             min = "0",
             max = "1000000")
     long watch_period_us() default EngineSettings.DEFAULT_WATCH_PERIOD_MICROS;

@@ -97,6 +97,12 @@ final class WorkerPool implements Executor {
     /** backlog.size() for lock-free reads (the engine asks on the upcall path); written under `lock`, volatile. */
     private volatile int backlogSize;
 
+    /**
+     * Whether an upcall submitted now would find an idle worker or room for a new one, for lock-free reads by the
+     * engine's watch period; written under `lock` (publish()) after every change of `idle` or `alive`, volatile.
+     */
+    private volatile boolean spare = true;
+
     /** Every worker counted alive, for shutdownNow. Under `lock`. */
     private final Set<Worker> workers = new HashSet<>();
 
@@ -161,6 +167,7 @@ final class WorkerPool implements Executor {
                 throw new RejectedExecutionException("the selector worker pool is saturated: " + alive
                         + " threads busy and " + backlog.size() + " upcalls queued");
             }
+            publish();
         } finally {
             lock.unlock();
         }
@@ -175,6 +182,11 @@ final class WorkerPool implements Executor {
     private void enqueue(Runnable task) {
         backlog.addLast(task);
         backlogSize = backlog.size();
+    }
+
+    /** Under `lock`, after `idle` or `alive` changed: refreshes the lock-free view {@link #hasSpareWorker()} reads. */
+    private void publish() {
+        spare = !idle.isEmpty() || alive < maxThreads;
     }
 
     /**
@@ -313,6 +325,14 @@ final class WorkerPool implements Executor {
         return backlogSize;
     }
 
+    /**
+     * Whether no upcall waits and an upcall submitted now would find an idle worker or room for a new thread;
+     * lock-free (a snapshot that may be stale by the time it is used, which only makes a watch a little early or late).
+     */
+    boolean hasSpareWorker() {
+        return spare && backlogSize == 0;
+    }
+
     /** Upcalls run to completion (returned or thrown) since the pool started. */
     long completed() {
         lock.lock();
@@ -328,6 +348,7 @@ final class WorkerPool implements Executor {
         for (Worker worker; (worker = idle.pollFirst()) != null; ) {
             LockSupport.unpark(worker.thread);
         }
+        publish();
     }
 
     /** Uncounts a worker that ends. Under `lock`, in the critical section that decided it ends. */
@@ -335,6 +356,7 @@ final class WorkerPool implements Executor {
         if (workers.remove(worker)) {
             idle.removeLastOccurrence(worker);
             alive--;
+            publish();
             retired++;
             signalIfTerminated();
         }
@@ -442,6 +464,7 @@ final class WorkerPool implements Executor {
                         }
                         Thread.interrupted(); // a stale interrupt would turn park into a spin; STOP is seen above
                     }
+                    publish();
                 } finally {
                     lock.unlock();
                 }

@@ -23,7 +23,10 @@ final class Rig implements AutoCloseable {
     private final List<Closeable> closeables = new ArrayList<>();
 
     static EngineSettings settings(long selectTimeoutMs, boolean wakeupAfterUpcall) {
-        return EngineSettings.DEFAULTS.withPool(2, 16, 60).withSelect(selectTimeoutMs, wakeupAfterUpcall);
+        return EngineSettings.DEFAULTS
+                .withPool(2, 16, 60)
+                .withSelect(selectTimeoutMs, wakeupAfterUpcall)
+                .withWatchPeriodMicros(0); // the loop paths alone; WatchPeriodTest and the RESP tests cover the watch
     }
 
     NioSelectorEngine engine(EngineSettings settings) {

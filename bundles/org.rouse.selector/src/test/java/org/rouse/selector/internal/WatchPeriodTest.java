@@ -77,6 +77,24 @@ class WatchPeriodTest {
     }
 
     @Test
+    void aWorkerNeverWatchesWhenItIsTheLastOneOtherChannelsCouldGet() throws Exception {
+        NioSelectorEngine engine =
+                rig.engine(Rig.settings(600_000, true).withPool(1, 1, 60).withWatchPeriodMicros(500_000));
+        rig.dispatch.switchTo(engine);
+        BundleSelectorView view = rig.view();
+        ServerSocketChannel server = echoServer(view);
+        SocketChannel first = rig.connect(server);
+        SocketChannel second = rig.connect(server);
+
+        for (long i = 0; i < 20; i++) { // alternating: a watch on one would make the other wait half a second
+            assertEquals(i, Rig.call(first, i));
+            assertEquals(-i, Rig.call(second, -i));
+        }
+
+        assertEquals(0L, counter(engine, "watch.hits") + counter(engine, "watch.misses"), "no watch was started");
+    }
+
+    @Test
     void aChannelWithNothingToReadIsHandedBackToTheLoop() throws Exception {
         NioSelectorEngine engine = engineWatching(300); // below 1 ms: watched by polling
         BundleSelectorView view = rig.view();
