@@ -9,6 +9,7 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +33,11 @@ final class ConnectionWatcher {
      * selectNow(), so the channel holds no registration with the private selector (a lingering key would delay the
      * channel's close) and can be watched again later. Selectors are reused through `spare` (one per concurrently
      * watching worker at most) and closed by close(); one returned after close() is closed at once.
+     *
+     * Watching workers are soft-idle capacity: when the loop hands off an upcall and no worker is idle, the engine
+     * cuts one watch short (cutOneShort: set the watch's `cut` flag by CAS, then wake its private selector) and queues
+     * the upcall without starting a thread; the watch returns 0 (the flag is checked after every select), its worker
+     * hands its channel back to the loop and takes the queued upcall. So the watch never makes the pool grow.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionWatcher.class);
@@ -39,6 +45,9 @@ final class ConnectionWatcher {
     private static final long NANOS_PER_MILLI = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final long periodNanos;
+
+    /** Watches in progress, so one can be cut short; each watching worker adds and removes its own. */
+    private final ConcurrentLinkedQueue<Watch> active = new ConcurrentLinkedQueue<>();
 
     /** Private selectors not in use; workers poll and add. */
     private final ConcurrentLinkedQueue<Selector> spare = new ConcurrentLinkedQueue<>();
@@ -52,6 +61,9 @@ final class ConnectionWatcher {
     /** Watches that ended with the channel not ready (handed back to the loop); any worker increments. */
     private final AtomicLong misses = new AtomicLong();
 
+    /** Watches cut short for another channel's upcall; any thread increments. */
+    private final AtomicLong cutShort = new AtomicLong();
+
     ConnectionWatcher(long periodMicros) {
         this.periodNanos = TimeUnit.MICROSECONDS.toNanos(periodMicros);
     }
@@ -62,30 +74,89 @@ final class ConnectionWatcher {
     }
 
     /**
-     * Waits up to the period for {@code channel} to become ready for one of {@code interestOps}.
+     * Starts a watch: from now on {@link #cutOneShort()} may cut it short, which makes the caller free for another
+     * upcall as soon as it returns. Follow with {@link #await} or {@link #abandon}.
      *
-     * @return the ready operations, or 0 if none became ready (or the channel cannot be watched)
+     * @return the watch, or {@code null} if no selector could be opened (then do not watch)
      */
-    int watch(SelectableChannel channel, int interestOps) {
+    Watch begin() {
         Selector selector = borrow();
         if (selector == null) {
-            return 0;
+            return null;
         }
+        Watch watch = new Watch(selector);
+        active.add(watch);
+        return watch;
+    }
+
+    /** Ends a watch that was begun but will not wait (its worker goes back to the pool anyway). */
+    void abandon(Watch watch) {
+        active.remove(watch);
+        release(watch.selector, null);
+    }
+
+    /**
+     * Waits up to the period for {@code channel} to become ready for one of {@code interestOps}, then ends the watch.
+     *
+     * @return the ready operations, or 0 if none became ready, the channel cannot be watched, or the watch was cut
+     *     short
+     */
+    int await(Watch watch, SelectableChannel channel, int interestOps) {
+        Selector selector = watch.selector;
         int ready = 0;
         SelectionKey key = null;
         try {
             key = channel.register(selector, interestOps);
-            ready = await(selector, key, System.nanoTime() + periodNanos);
+            ready = awaitReady(watch, key, System.nanoTime() + periodNanos);
         } catch (ClosedChannelException | CancelledKeyException | IllegalBlockingModeException e) {
             ready = 0; // closed or changed meanwhile: the loop's re-arm path sorts it out
         } catch (IOException e) {
             LOG.debug("Watching {} failed", channel, e);
             ready = 0;
         } finally {
+            active.remove(watch);
             release(selector, key);
+        }
+        if (!watch.cut.compareAndSet(false, true)) {
+            ready = 0; // cut short: this worker promised to take another upcall, so it hands its channel back
         }
         (ready != 0 ? hits : misses).incrementAndGet();
         return ready;
+    }
+
+    /** Watches in progress now. */
+    int watching() {
+        return active.size();
+    }
+
+    /**
+     * Cuts one watch in progress short (its worker hands its channel back to the loop and becomes free for other
+     * work), so that an upcall of another channel need not start a thread.
+     *
+     * @return whether a watch was cut short
+     */
+    boolean cutOneShort() {
+        for (Watch watch : active) {
+            if (watch.cut.compareAndSet(false, true)) {
+                watch.selector.wakeup();
+                cutShort.incrementAndGet();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    long cutShort() {
+        return cutShort.get();
+    }
+
+    /** Cuts every watch in progress short (the engine is draining or stopping: nobody should wait for them). */
+    void cutAll() {
+        for (Watch watch : active) {
+            if (watch.cut.compareAndSet(false, true)) {
+                watch.selector.wakeup();
+            }
+        }
     }
 
     long hits() {
@@ -104,7 +175,8 @@ final class ConnectionWatcher {
         }
     }
 
-    private int await(Selector selector, SelectionKey key, long deadline) throws IOException {
+    private int awaitReady(Watch watch, SelectionKey key, long deadline) throws IOException {
+        Selector selector = watch.selector;
         boolean poll = periodNanos < NANOS_PER_MILLI;
         while (true) {
             if (selector.selectNow() > 0 || !selector.selectedKeys().isEmpty()) {
@@ -113,7 +185,7 @@ final class ConnectionWatcher {
                 return ready;
             }
             long left = deadline - System.nanoTime();
-            if (left <= 0 || Thread.currentThread().isInterrupted()) {
+            if (left <= 0 || watch.cut.get() || Thread.currentThread().isInterrupted()) {
                 return 0;
             }
             if (poll) {
@@ -152,6 +224,22 @@ final class ConnectionWatcher {
         spare.add(selector);
         if (closed && spare.remove(selector)) {
             closeQuietly(selector);
+        }
+    }
+
+    /** One watch in progress: its private selector and whether it was cut short. */
+    static final class Watch {
+        final Selector selector;
+
+        /**
+         * Claimed by CAS, once: by cutOneShort (the watch is cut short) or by the watching worker as it finishes
+         * (the watch's result stands). Whoever loses knows the other won, so a cut is never promised by a worker that
+         * goes on to serve its own channel.
+         */
+        final AtomicBoolean cut = new AtomicBoolean();
+
+        Watch(Selector selector) {
+            this.selector = selector;
         }
     }
 

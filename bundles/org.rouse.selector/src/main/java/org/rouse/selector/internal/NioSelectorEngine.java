@@ -242,6 +242,7 @@ public final class NioSelectorEngine implements SelectorEngine {
                 }
             }
         }
+        watcher.cutAll(); // their channels belong to the next engine now
         try {
             for (SelectLoop loop : here) { // drained from inside a loop task: that loop deregisters now
                 loop.deregisterAll();
@@ -291,6 +292,8 @@ public final class NioSelectorEngine implements SelectorEngine {
         counters.put("pool.completed", workers.completed());
         counters.put("watch.hits", watcher.hits());
         counters.put("watch.misses", watcher.misses());
+        counters.put("watch.cut.short", watcher.cutShort());
+        counters.put("watch.active", (long) watcher.watching());
         synchronized (rearmTotal) {
             rearmTotal.add(rearmLatency.getIntervalHistogram());
             counters.put("rearm.count", rearmTotal.getTotalCount());
@@ -381,6 +384,7 @@ public final class NioSelectorEngine implements SelectorEngine {
         for (SelectLoop loop : loops) {
             loop.stop();
         }
+        watcher.cutAll(); // a worker watching a channel would otherwise hold the shutdown for up to the period
         workers.shutdown();
         try {
             if (!workers.awaitTermination(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS)) {
@@ -415,14 +419,19 @@ public final class NioSelectorEngine implements SelectorEngine {
      */
     private boolean watchedNextUpcall(SelectorEntry entry, SelectLoop loop) {
         Upcall upcall = upcallOnThisThread.get();
-        if (upcall == null || upcall.entry != entry || upcall.nextOps != 0 || !workers.hasSpareWorker()) {
+        if (upcall == null || upcall.entry != entry || upcall.nextOps != 0) {
+            return false;
+        }
+        ConnectionWatcher.Watch watch = watcher.begin(); // cuttable from here: this worker counts as soft-idle
+        if (watch == null) {
             return false;
         }
         int interest = entry.interestOps();
-        if (interest == 0) {
+        if (interest == 0 || !workers.hasSpareWorker()) {
+            watcher.abandon(watch);
             return false;
         }
-        int ready = watcher.watch(entry.channel(), interest) & entry.interestOps();
+        int ready = watcher.await(watch, entry.channel(), interest) & entry.interestOps();
         if (ready == 0 || attached.get(entry) != loop) {
             return false;
         }
@@ -504,7 +513,14 @@ public final class NioSelectorEngine implements SelectorEngine {
 
         @Override
         public void submit(SelectLoop loop, SelectorEntry entry, int readyOps) {
-            workers.execute(() -> runUpcalls(loop, entry, readyOps));
+            Runnable upcall = () -> runUpcalls(loop, entry, readyOps);
+            if (watcher.enabled()
+                    && !workers.hasIdleWorker()
+                    && watcher.cutOneShort()
+                    && workers.queueWithoutGrowing(upcall)) {
+                return; // the worker whose watch was cut short takes it: watching never makes the pool grow
+            }
+            workers.execute(upcall);
         }
     }
 }

@@ -103,6 +103,9 @@ final class WorkerPool implements Executor {
      */
     private volatile boolean spare = true;
 
+    /** Whether a worker is idle, for lock-free reads; written under `lock` (publish()), volatile. */
+    private volatile boolean anyIdle;
+
     /** Every worker counted alive, for shutdownNow. Under `lock`. */
     private final Set<Worker> workers = new HashSet<>();
 
@@ -186,7 +189,8 @@ final class WorkerPool implements Executor {
 
     /** Under `lock`, after `idle` or `alive` changed: refreshes the lock-free view {@link #hasSpareWorker()} reads. */
     private void publish() {
-        spare = !idle.isEmpty() || alive < maxThreads;
+        anyIdle = !idle.isEmpty();
+        spare = anyIdle || alive < maxThreads;
     }
 
     /**
@@ -331,6 +335,37 @@ final class WorkerPool implements Executor {
      */
     boolean hasSpareWorker() {
         return spare && backlogSize == 0;
+    }
+
+    /** Whether a worker is idle now; lock-free (a snapshot). */
+    boolean hasIdleWorker() {
+        return anyIdle;
+    }
+
+    /**
+     * Like {@link #execute} but never starts a thread: the caller knows a busy worker is about to look at the
+     * backlog (the engine has just cut a watching worker's watch short). With an idle worker it is handed over as
+     * usual.
+     *
+     * @return {@code false} if the pool has shut down or the backlog is full (nothing was queued)
+     */
+    boolean queueWithoutGrowing(Runnable task) {
+        Worker wake;
+        lock.lock();
+        try {
+            if (state != RUNNING || (idle.isEmpty() && backlog.size() >= queueCapacity)) {
+                return false;
+            }
+            enqueue(task);
+            wake = wakeOneIfNeeded();
+            publish();
+        } finally {
+            lock.unlock();
+        }
+        if (wake != null) {
+            LockSupport.unpark(wake.thread);
+        }
+        return true;
     }
 
     /** Upcalls run to completion (returned or thrown) since the pool started. */

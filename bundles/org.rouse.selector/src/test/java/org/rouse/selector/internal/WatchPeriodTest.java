@@ -95,6 +95,31 @@ class WatchPeriodTest {
     }
 
     @Test
+    void aWatchIsCutShortRatherThanStartingAThreadForAnotherChannel() throws Exception {
+        // a 20 s watch: if the other channel's upcall waited for it, the test would time out
+        NioSelectorEngine engine =
+                rig.engine(Rig.settings(600_000, true).withPool(1, 2, 60).withWatchPeriodMicros(20_000_000));
+        rig.dispatch.switchTo(engine);
+        BundleSelectorView view = rig.view();
+        ServerSocketChannel server = echoServer(view);
+        SocketChannel first = rig.connect(server);
+        SocketChannel second = rig.connect(server);
+
+        for (long i = 0; i < 10; i++) { // each call finds the one worker watching the other connection
+            assertEquals(i, Rig.call(first, i));
+            await().until(() -> counter(engine, "watch.active") == 1);
+            assertEquals(-i, Rig.call(second, -i));
+            await().until(() -> counter(engine, "watch.active") == 1);
+        }
+
+        assertEquals(
+                1L,
+                counter(engine, "pool.threads.created"),
+                "the watching worker took the other upcalls: " + engine.counters());
+        assertTrue(counter(engine, "watch.cut.short") >= 19, "every call but the first cut a watch short");
+    }
+
+    @Test
     void aChannelWithNothingToReadIsHandedBackToTheLoop() throws Exception {
         NioSelectorEngine engine = engineWatching(300); // below 1 ms: watched by polling
         BundleSelectorView view = rig.view();
