@@ -29,15 +29,19 @@ final class ConnectionWatcher {
      * several selectors; the loop's key stays at interest 0 meanwhile, so the loop does not select it), checks it at
      * once with selectNow() (the "non-blocking read" of the issue, without consuming anything), then waits for the
      * rest of the period: a period of at least one millisecond blocks in select(ms) (rounded up to whole
-     * milliseconds), a shorter one polls selectNow() with Thread.onSpinWait(), because Selector has no finer timeout. The key is then cancelled and flushed with
-     * selectNow(), so the channel holds no registration with the private selector (a lingering key would delay the
-     * channel's close) and can be watched again later. Selectors are reused through `spare` (one per concurrently
-     * watching worker at most) and closed by close(); one returned after close() is closed at once.
+     * milliseconds), a shorter one polls selectNow() with Thread.onSpinWait(), because Selector has no finer timeout.
+     * The key is then cancelled and flushed with selectNow(), so the channel holds no registration with the private
+     * selector (a lingering key would delay the channel's close) and can be watched again later. Selectors are reused
+     * through `spare` (one per concurrently watching worker at most) and closed by close(); one returned after
+     * close() is closed at once.
      *
-     * Watching workers are soft-idle capacity: when the loop hands off an upcall and no worker is idle, the engine
-     * cuts one watch short (cutOneShort: set the watch's `cut` flag by CAS, then wake its private selector) and queues
-     * the upcall without starting a thread; the watch returns 0 (the flag is checked after every select), its worker
-     * hands its channel back to the loop and takes the queued upcall. So the watch never makes the pool grow.
+     * Watching workers are soft-idle capacity. A watch is visible in `active` from begin(), before the engine decides
+     * whether to wait at all. When the loop hands off an upcall and no worker is idle, the engine cuts one watch short
+     * (cutOneShort: claim the watch's `cut` flag by CAS, then wake its private selector) and queues the upcall without
+     * starting a thread. The watching worker claims the same flag as it finishes; if it loses, it reports no
+     * readiness even if its channel became ready, hands the channel back to the loop and takes the queued upcall. The
+     * flag is claimed exactly once, so a cut never relies on a worker that goes on to serve its own channel. Only the
+     * short window between a handler returning and its watch beginning can still make the pool start a thread.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionWatcher.class);
