@@ -25,15 +25,17 @@ final class ConnectionWatcher {
     /*
      * Implementation notes.
      *
-     * A watch registers the channel with a private selector borrowed from `spare` (a channel may be registered with
-     * several selectors; the loop's key stays at interest 0 meanwhile, so the loop does not select it), checks it at
-     * once with selectNow() (the "non-blocking read" of the issue, without consuming anything), then waits for the
-     * rest of the period: a period of at least one millisecond blocks in select(ms) (rounded up to whole
-     * milliseconds), a shorter one polls selectNow() with Thread.onSpinWait(), because Selector has no finer timeout.
-     * The key is then cancelled and flushed with selectNow(), so the channel holds no registration with the private
-     * selector (a lingering key would delay the channel's close) and can be watched again later. Selectors are reused
-     * through `spare` (one per concurrently watching worker at most) and closed by close(); one returned after
-     * close() is closed at once.
+     * A watch registers the channel with the worker's private selector (a Session: borrowed from `spare` at the first
+     * watch of a task, returned by end() when the task ends; a channel may be registered with several selectors, and
+     * the loop's key stays at interest 0 meanwhile, so the loop does not select it) and waits up to the period: a
+     * period of at least one millisecond blocks in select(ms) (rounded up to whole milliseconds; select returns at
+     * once if the channel is already ready, which is the "non-blocking read" of the issue without consuming
+     * anything), a shorter one polls selectNow() with Thread.onSpinWait(), because Selector has no finer timeout.
+     * After a hit the key stays registered, so a chain of calls on one connection registers it once; after a miss,
+     * and when the task ends, the key is cancelled and flushed with selectNow(), so the channel holds no registration
+     * with the private selector (a lingering key would delay the channel's close). Selectors are reused through
+     * `spare` (one per concurrently watching worker at most) and closed by close(); one returned after close() is
+     * closed at once.
      *
      * Watching workers are soft-idle capacity. A watch is visible in `active` from begin(), before the engine decides
      * whether to wait at all. When the loop hands off an upcall and no worker is idle, the engine cuts one watch short
@@ -83,12 +85,14 @@ final class ConnectionWatcher {
      *
      * @return the watch, or {@code null} if no selector could be opened (then do not watch)
      */
-    Watch begin() {
-        Selector selector = borrow();
-        if (selector == null) {
-            return null;
+    Watch begin(Session session) {
+        if (session.selector == null) {
+            session.selector = borrow();
+            if (session.selector == null) {
+                return null;
+            }
         }
-        Watch watch = new Watch(selector);
+        Watch watch = new Watch(session.selector);
         active.add(watch);
         return watch;
     }
@@ -96,21 +100,27 @@ final class ConnectionWatcher {
     /** Ends a watch that was begun but will not wait (its worker goes back to the pool anyway). */
     void abandon(Watch watch) {
         active.remove(watch);
-        release(watch.selector, null);
     }
 
     /**
      * Waits up to the period for {@code channel} to become ready for one of {@code interestOps}, then ends the watch.
+     * After a hit the channel stays registered with the session's selector, so the next watch of the same channel
+     * costs no registration; after a miss it is deregistered at once.
      *
      * @return the ready operations, or 0 if none became ready, the channel cannot be watched, or the watch was cut
      *     short
      */
-    int await(Watch watch, SelectableChannel channel, int interestOps) {
-        Selector selector = watch.selector;
+    int await(Watch watch, Session session, SelectableChannel channel, int interestOps) {
         int ready = 0;
-        SelectionKey key = null;
         try {
-            key = channel.register(selector, interestOps);
+            SelectionKey key = session.key;
+            if (key == null || key.channel() != channel || !key.isValid()) {
+                deregister(session);
+                key = channel.register(session.selector, interestOps);
+                session.key = key;
+            } else if (key.interestOps() != interestOps) {
+                key.interestOps(interestOps);
+            }
             ready = awaitReady(watch, key, System.nanoTime() + periodNanos);
         } catch (ClosedChannelException | CancelledKeyException | IllegalBlockingModeException e) {
             ready = 0; // closed or changed meanwhile: the loop's re-arm path sorts it out
@@ -119,13 +129,44 @@ final class ConnectionWatcher {
             ready = 0;
         } finally {
             active.remove(watch);
-            release(selector, key);
         }
         if (!watch.cut.compareAndSet(false, true)) {
             ready = 0; // cut short: this worker promised to take another upcall, so it hands its channel back
         }
+        if (ready == 0) {
+            deregister(session); // handed back to the loop: no registration may linger (it would delay a close)
+        }
         (ready != 0 ? hits : misses).incrementAndGet();
         return ready;
+    }
+
+    /** Ends a worker's session: deregisters its channel, if any, and returns the selector for reuse. */
+    void end(Session session) {
+        if (session.selector == null) {
+            return;
+        }
+        deregister(session);
+        Selector selector = session.selector;
+        session.selector = null;
+        spare.add(selector);
+        if (closed && spare.remove(selector)) {
+            closeQuietly(selector);
+        }
+    }
+
+    private void deregister(Session session) {
+        SelectionKey key = session.key;
+        if (key == null) {
+            return;
+        }
+        session.key = null;
+        key.cancel();
+        try {
+            session.selector.selectNow(); // deregisters the channel from this selector now
+        } catch (IOException e) {
+            LOG.debug("Flushing a watch selector failed", e);
+        }
+        session.selector.selectedKeys().clear();
     }
 
     /** Watches in progress now. */
@@ -183,19 +224,22 @@ final class ConnectionWatcher {
         Selector selector = watch.selector;
         boolean poll = periodNanos < NANOS_PER_MILLI;
         while (true) {
-            if (selector.selectNow() > 0 || !selector.selectedKeys().isEmpty()) {
+            long left = deadline - System.nanoTime();
+            int selected = poll || left <= 0
+                    ? selector.selectNow()
+                    : selector.select((left + NANOS_PER_MILLI - 1) / NANOS_PER_MILLI); // whole ms, rounded up
+            if (selected > 0 || !selector.selectedKeys().isEmpty()) {
                 int ready = key.readyOps();
                 selector.selectedKeys().clear();
                 return ready;
             }
-            long left = deadline - System.nanoTime();
-            if (left <= 0 || watch.cut.get() || Thread.currentThread().isInterrupted()) {
+            if (deadline - System.nanoTime() <= 0
+                    || watch.cut.get()
+                    || Thread.currentThread().isInterrupted()) {
                 return 0;
             }
             if (poll) {
                 Thread.onSpinWait();
-            } else {
-                selector.select((left + NANOS_PER_MILLI - 1) / NANOS_PER_MILLI); // whole milliseconds, rounded up
             }
         }
     }
@@ -213,22 +257,13 @@ final class ConnectionWatcher {
         }
     }
 
-    private void release(Selector selector, SelectionKey key) {
-        if (key != null) {
-            key.cancel();
-            try {
-                selector.selectNow(); // deregisters the channel from this selector now
-            } catch (IOException e) {
-                LOG.debug("Flushing a watch selector failed", e);
-                closeQuietly(selector);
-                return;
-            }
-            selector.selectedKeys().clear();
-        }
-        spare.add(selector);
-        if (closed && spare.remove(selector)) {
-            closeQuietly(selector);
-        }
+    /** A worker's private selector and the channel registered with it, kept across the watches of one task. */
+    static final class Session {
+        /** Borrowed at the first watch, returned by end(); confined to the worker. */
+        Selector selector;
+
+        /** The watched channel's key after a hit, else null; confined to the worker. */
+        SelectionKey key;
     }
 
     /** One watch in progress: its private selector and whether it was cut short. */

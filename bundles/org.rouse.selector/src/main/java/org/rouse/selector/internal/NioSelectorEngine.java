@@ -422,7 +422,7 @@ public final class NioSelectorEngine implements SelectorEngine {
         if (upcall == null || upcall.entry != entry || upcall.nextOps != 0) {
             return false;
         }
-        ConnectionWatcher.Watch watch = watcher.begin(); // cuttable from here: this worker counts as soft-idle
+        ConnectionWatcher.Watch watch = watcher.begin(upcall.session); // cuttable from here: counts as soft-idle
         if (watch == null) {
             return false;
         }
@@ -431,7 +431,7 @@ public final class NioSelectorEngine implements SelectorEngine {
             watcher.abandon(watch);
             return false;
         }
-        int ready = watcher.await(watch, entry.channel(), interest) & entry.interestOps();
+        int ready = watcher.await(watch, upcall.session, entry.channel(), interest) & entry.interestOps();
         if (ready == 0 || attached.get(entry) != loop) {
             return false;
         }
@@ -457,6 +457,7 @@ public final class NioSelectorEngine implements SelectorEngine {
             } while (ops != 0);
         } finally {
             upcallOnThisThread.remove();
+            watcher.end(upcall.session);
         }
         loop.afterUpcall();
     }
@@ -487,6 +488,7 @@ public final class NioSelectorEngine implements SelectorEngine {
     /** The upcall a worker is running; {@code nextOps} is set by a successful watch. Confined to that worker. */
     private static final class Upcall {
         final SelectorEntry entry;
+        final ConnectionWatcher.Session session = new ConnectionWatcher.Session();
         int nextOps;
 
         Upcall(SelectorEntry entry) {
