@@ -11,6 +11,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToLongFunction;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.osgi.service.component.annotations.Activate;
@@ -151,8 +152,7 @@ public final class NioSelectorEngine implements SelectorEngine {
             loop.attach(entry); // queued unless on that loop's thread: under the lock, so a drain comes after it
         }
         if (!loop.onLoop()) {
-            loop.wakeup();
-            wakeupsRequested.incrementAndGet();
+            requestWakeup(loop);
         }
         return true;
     }
@@ -188,8 +188,7 @@ public final class NioSelectorEngine implements SelectorEngine {
             loop.detach(entry);
         }
         if (!loop.onLoop()) {
-            wakeupsRequested.incrementAndGet();
-            loop.wakeup();
+            requestWakeup(loop);
         }
         return true;
     }
@@ -197,8 +196,7 @@ public final class NioSelectorEngine implements SelectorEngine {
     @Override
     public void wakeup() {
         for (SelectLoop loop : loops) {
-            wakeupsRequested.incrementAndGet();
-            loop.wakeup();
+            requestWakeup(loop);
         }
     }
 
@@ -213,8 +211,7 @@ public final class NioSelectorEngine implements SelectorEngine {
             loop.enqueue(task);
         }
         if (!loop.onLoop()) {
-            wakeupsRequested.incrementAndGet();
-            loop.wakeup();
+            requestWakeup(loop);
         }
     }
 
@@ -268,11 +265,7 @@ public final class NioSelectorEngine implements SelectorEngine {
 
     @Override
     public long wakeupsWritten() {
-        long sum = 0;
-        for (SelectLoop loop : loops) {
-            sum += loop.wakeupsWritten();
-        }
-        return sum;
+        return sum(SelectLoop::wakeupsWritten);
     }
 
     @Override
@@ -312,29 +305,17 @@ public final class NioSelectorEngine implements SelectorEngine {
 
     /** Selects that ended by timing out: each one a moment a loop had to poll to find work. */
     long timedOutSelects() {
-        long sum = 0;
-        for (SelectLoop loop : loops) {
-            sum += loop.timedOutSelects();
-        }
-        return sum;
+        return sum(SelectLoop::timedOutSelects);
     }
 
     /** Completed select calls of all loops. */
     long selectCycles() {
-        long sum = 0;
-        for (SelectLoop loop : loops) {
-            sum += loop.selectCycles();
-        }
-        return sum;
+        return sum(SelectLoop::selectCycles);
     }
 
     /** How many times a selector was rebuilt. */
     long rebuilds() {
-        long sum = 0;
-        for (SelectLoop loop : loops) {
-            sum += loop.rebuilds();
-        }
-        return sum;
+        return sum(SelectLoop::rebuilds);
     }
 
     /** Whether every loop is about to block or blocked in select (a wakeup would be written). */
@@ -401,6 +382,21 @@ public final class NioSelectorEngine implements SelectorEngine {
             watcher.close();
         }
         LOG.info("Selector engine {} stopped", name);
+    }
+
+    /** Requests a wakeup of {@code loop} (counted; written only if the loop is selecting). */
+    private void requestWakeup(SelectLoop loop) {
+        wakeupsRequested.incrementAndGet();
+        loop.wakeup();
+    }
+
+    /** A counter summed over the loops. */
+    private long sum(ToLongFunction<SelectLoop> counter) {
+        long total = 0;
+        for (SelectLoop loop : loops) {
+            total += counter.applyAsLong(loop);
+        }
+        return total;
     }
 
     private SelectLoop leastAssigned() {
