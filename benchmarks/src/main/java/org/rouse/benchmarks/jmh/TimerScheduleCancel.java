@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 import org.rouse.api.internal.timer.BundleTimerView;
-import org.rouse.api.internal.timer.TimerCore;
+import org.rouse.api.internal.timer.TimerFrontCore;
 import org.rouse.timer.Timer;
 import org.rouse.timer.TimerHandler;
 import org.rouse.timer.TimerOwner;
@@ -56,7 +56,7 @@ public class TimerScheduleCancel {
     private static final Runnable NO_TASK = () -> {};
     private static final long HOUR = TimeUnit.HOURS.toNanos(1);
 
-    private TimerCore core;
+    private TimerFrontCore core;
     private WheelTimerEngine engine;
     private BundleTimerView view;
     private BundleTimerView fillerView;
@@ -69,9 +69,9 @@ public class TimerScheduleCancel {
     public void setUp() {
         switch (impl) {
             case "rouse" -> {
-                core = new TimerCore();
+                core = new TimerFrontCore();
                 engine = WheelTimerEngine.started(1);
-                core.useEngine(engine);
+                core.swapTo(engine);
                 view = core.newView("jmh");
                 owner = view.owner("jmh");
                 fillerView = core.newView("jmh-filler"); // its own bundle view: the measured one stays below the cap
@@ -133,7 +133,7 @@ public class TimerScheduleCancel {
         if (core != null) {
             core.release(view);
             core.release(fillerView);
-            core.useEngine(null);
+            core.swapTo(null);
         }
         if (engine != null) {
             engine.shutdown();

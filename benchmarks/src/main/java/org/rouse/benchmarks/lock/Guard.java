@@ -51,7 +51,7 @@ public abstract class Guard {
     /** A Rouse lock made by the front with the real engine (as a consumer bundle gets it). */
     public static Lock newRouseLock(String strategy) {
         LockFrontCore core = new LockFrontCore();
-        core.useEngine(new StrategyLockEngine());
+        core.swapTo(new StrategyLockEngine());
         if (!core.configure(strategy, new String[0])) {
             throw new IllegalArgumentException("unknown strategy " + strategy);
         }

@@ -35,7 +35,7 @@ final class SwapVariant implements Variant {
     SwapVariant(String name, String... cycle) {
         this.name = name;
         this.cycle = cycle;
-        core.useEngine(new StrategyLockEngine());
+        core.swapTo(new StrategyLockEngine());
         core.configure(cycle[0], new String[0]);
         lock = core.newView("benchmarks").lock("swapped");
     }

@@ -8,7 +8,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Map;
 import org.rouse.api.internal.selector.BundleSelectorView;
-import org.rouse.api.internal.selector.SelectorDispatch;
+import org.rouse.api.internal.selector.SelectorFrontCore;
 import org.rouse.selector.ChannelHandler;
 import org.rouse.selector.ChannelRegistration;
 import org.rouse.selector.Dispatch;
@@ -22,7 +22,7 @@ import org.rouse.selector.internal.NioSelectorEngine;
 final class RouseEchoServer implements EchoServer {
 
     private final NioSelectorEngine engine;
-    private final SelectorDispatch dispatch = new SelectorDispatch();
+    private final SelectorFrontCore core = new SelectorFrontCore();
     private final BundleSelectorView view;
     private final ServerSocketChannel server;
 
@@ -32,8 +32,8 @@ final class RouseEchoServer implements EchoServer {
      */
     RouseEchoServer(Dispatch mode, BenchmarkEngines.Tuning tuning) throws IOException {
         engine = BenchmarkEngines.start(tuning);
-        dispatch.switchTo(engine);
-        view = new BundleSelectorView(dispatch, "org.rouse.benchmarks", () -> 65_536);
+        core.swapTo(engine);
+        view = new BundleSelectorView(core, "org.rouse.benchmarks", () -> 65_536);
         server = ServerSocketChannel.open();
         try {
             server.bind(EchoServer.anyLoopbackPort(), BACKLOG);
@@ -83,7 +83,7 @@ final class RouseEchoServer implements EchoServer {
     @Override
     public void close() throws IOException {
         view.release(); // closes the server channel and every connection
-        dispatch.switchTo(null);
+        core.swapTo(null);
         BenchmarkEngines.stop(engine);
         server.close();
     }

@@ -11,7 +11,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.rouse.api.internal.timer.BundleTimerView;
-import org.rouse.api.internal.timer.TimerCore;
+import org.rouse.api.internal.timer.TimerFrontCore;
 import org.rouse.timer.TimerOwner;
 import org.rouse.timer.internal.WheelTimerEngine;
 
@@ -62,7 +62,7 @@ abstract class TimerBackend implements AutoCloseable {
 
     /** Rouse: the wheel engine behind the real front, one owner per timer. */
     static final class Rouse extends TimerBackend {
-        private final TimerCore core = new TimerCore();
+        private final TimerFrontCore core = new TimerFrontCore();
         private final WheelTimerEngine engine;
         private final BundleTimerView view;
         private final List<TimerOwner> owners = new ArrayList<>();
@@ -70,7 +70,7 @@ abstract class TimerBackend implements AutoCloseable {
         Rouse(int workers) {
             super("Rouse");
             engine = WheelTimerEngine.started(workers);
-            core.useEngine(engine);
+            core.swapTo(engine);
             view = core.newView("benchmark");
         }
 
@@ -115,7 +115,7 @@ abstract class TimerBackend implements AutoCloseable {
         public void close() {
             stopAll();
             core.release(view);
-            core.useEngine(null);
+            core.swapTo(null);
             engine.shutdown();
         }
     }

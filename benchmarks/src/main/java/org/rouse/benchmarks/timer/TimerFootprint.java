@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.rouse.api.internal.timer.BundleTimerView;
-import org.rouse.api.internal.timer.TimerCore;
+import org.rouse.api.internal.timer.TimerFrontCore;
 import org.rouse.timer.TimerHandler;
 import org.rouse.timer.TimerOwner;
 import org.rouse.timer.internal.WheelTimerEngine;
@@ -55,9 +55,9 @@ public final class TimerFootprint {
     }
 
     private static AutoCloseable rouse(int count, List<Object> keep) {
-        TimerCore core = new TimerCore();
+        TimerFrontCore core = new TimerFrontCore();
         WheelTimerEngine engine = WheelTimerEngine.started(1);
-        core.useEngine(engine);
+        core.swapTo(engine);
         BundleTimerView view = core.newView("footprint");
         TimerOwner owner = view.owner("footprint");
         TimerHandler nothing = e -> {};
@@ -66,7 +66,7 @@ public final class TimerFootprint {
         }
         return () -> {
             core.release(view);
-            core.useEngine(null);
+            core.swapTo(null);
             engine.shutdown();
         };
     }

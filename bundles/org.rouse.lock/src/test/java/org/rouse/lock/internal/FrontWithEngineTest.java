@@ -30,7 +30,7 @@ class FrontWithEngineTest {
 
     @Test
     void patternsChooseTheStrategyFirstMatchWins() {
-        core.useEngine(engine);
+        core.swapTo(engine);
         assertTrue(core.configure("jdk", new String[] {"keyspace*=fair", "spin?=spin-yield", "keyspace-x=jdk"}));
         LockService view = core.newView("a.bundle");
         assertEquals("fair", view.lock("keyspace-users").strategy());
@@ -47,13 +47,13 @@ class FrontWithEngineTest {
 
     @Test
     void theDefaultStrategyIsAdaptive() {
-        core.useEngine(engine);
+        core.swapTo(engine);
         assertEquals("adaptive", core.newView("a.bundle").newLock().strategy());
     }
 
     @Test
     void invalidConfigurationIsRejectedWholeAndTheLastGoodStays() {
-        core.useEngine(engine);
+        core.swapTo(engine);
         assertTrue(core.configure("fair", new String[] {"a*=jdk"}));
         SwappableLock lock = core.newView("a.bundle").lock("b");
         assertEquals("fair", lock.strategy());
@@ -71,7 +71,7 @@ class FrontWithEngineTest {
 
     @Test
     void aValidChangeSwapsLiveLocksAtOnceOrAtTheirFinalUnlock() throws Exception {
-        core.useEngine(engine);
+        core.swapTo(engine);
         assertTrue(core.configure("jdk", new String[] {"unchanged*=jdk"}));
         LockService view = core.newView("a.bundle");
         SwappableLock free = view.lock("free");
@@ -110,11 +110,11 @@ class FrontWithEngineTest {
             lock.unlock();
         }
 
-        core.useEngine(engine); // lacks 'mcs' and 'later': WARN, and the engine's default
+        core.swapTo(engine); // lacks 'mcs' and 'later': WARN, and the engine's default
         assertEquals("adaptive", lock.strategy());
         assertEquals("adaptive", view.lock("other").strategy());
 
-        core.useEngine(null);
+        core.swapTo(null);
         assertEquals("fallback", lock.strategy());
         assertEquals(2, lock.statistics().swaps());
     }
@@ -122,13 +122,13 @@ class FrontWithEngineTest {
     @Test
     void anEngineWithoutAdaptiveGivesItsFirstStrategy() {
         assertTrue(core.configure("adaptive", new String[0]));
-        core.useEngine(new OnlyFair(engine));
+        core.swapTo(new OnlyFair(engine));
         assertEquals("fair", core.newView("a.bundle").newLock().strategy());
     }
 
     @Test
     void engineChangesMoveLocksWhileThreadsUseThem() throws Exception {
-        core.useEngine(engine);
+        core.swapTo(engine);
         assertTrue(core.configure("fair", new String[0]));
         SwappableLock lock = core.newView("a.bundle").lock("moving");
         StrategyLockEngine other = new StrategyLockEngine();
@@ -150,10 +150,10 @@ class FrontWithEngineTest {
             }
         });
         for (int k = 0; k < 60; k++) {
-            core.useEngine(k % 3 == 0 ? other : k % 3 == 1 ? null : engine);
+            core.swapTo(k % 3 == 0 ? other : k % 3 == 1 ? null : engine);
             Thread.yield();
         }
-        core.useEngine(other);
+        core.swapTo(other);
         stop.set(true);
         TestThreads.joinAll(workers, Duration.ofSeconds(20), failures);
         lock.lock();
@@ -168,7 +168,7 @@ class FrontWithEngineTest {
 
     @Test
     void releasedViewForgetsItsLocksWithAnEngine() {
-        core.useEngine(engine);
+        core.swapTo(engine);
         BundleLockView view = core.newView("a.bundle");
         SwappableLock before = view.lock("n");
         view.stripes("s", 8);

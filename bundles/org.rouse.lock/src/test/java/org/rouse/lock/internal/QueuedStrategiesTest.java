@@ -165,7 +165,7 @@ class QueuedStrategiesTest {
     @Test
     void engineCountersReachTheFacadeAndSurviveASwap() throws Exception {
         org.rouse.api.internal.lock.LockFrontCore core = new org.rouse.api.internal.lock.LockFrontCore();
-        core.useEngine(new StrategyLockEngine());
+        core.swapTo(new StrategyLockEngine());
         assertTrue(core.configure("fair", new String[0]));
         org.rouse.lock.SwappableLock lock = core.newView("stats.bundle").lock("counted");
         lock.lock();

@@ -33,7 +33,7 @@ class StrategyContractTest {
 
     private static SwappableLock newLock(String strategy) {
         LockFrontCore core = new LockFrontCore();
-        core.useEngine(new StrategyLockEngine());
+        core.swapTo(new StrategyLockEngine());
         assertTrue(core.configure(strategy, new String[0]));
         SwappableLock lock = core.newView("test.bundle").newLock();
         assertEquals(strategy, lock.strategy());
@@ -356,7 +356,7 @@ class StrategyContractTest {
                 "test-awaiter");
         waiter.setDaemon(true);
         waiter.start();
-        TestThreads.awaitInside(waiter, "SwappableLockImpl", "awaitInternal");
+        TestThreads.awaitInside(waiter, "LockFacade", "awaitInternal");
         TestThreads.awaitInside(waiter, "LockSupport", "park");
         waiter.interrupt();
         waiter.join(TimeUnit.SECONDS.toMillis(20));

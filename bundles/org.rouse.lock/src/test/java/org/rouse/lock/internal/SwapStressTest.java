@@ -32,7 +32,7 @@ class SwapStressTest {
     /** The proof: 16 threads, a swap every 10 ms, 30 s, zero violations. */
     void strategySwapsEveryTenMillisKeepMutualExclusion() throws Exception {
         LockFrontCore core = new LockFrontCore();
-        core.useEngine(new StrategyLockEngine());
+        core.swapTo(new StrategyLockEngine());
         SwappableLock lock = core.newView("stress.bundle").lock("hot");
         int[] inside = {0};
         long[] counter = {0};
@@ -80,7 +80,7 @@ class SwapStressTest {
         LockFrontCore core = new LockFrontCore();
         StrategyLockEngine first = new StrategyLockEngine();
         StrategyLockEngine second = new StrategyLockEngine();
-        core.useEngine(first);
+        core.swapTo(first);
         SwappableLock lock = core.newView("stress.bundle").lock("queue");
         Condition notFull = lock.newCondition();
         Condition notEmpty = lock.newCondition();
@@ -116,7 +116,7 @@ class SwapStressTest {
         StrategyLockEngine[] engines = {first, second, null};
         swapFor(Duration.ofSeconds(2), k -> {
             if (k % 4 == 3) {
-                core.useEngine(engines[(k / 4) % 3]); // to the other engine, to none (fallback), back
+                core.swapTo(engines[(k / 4) % 3]); // to the other engine, to none (fallback), back
             } else {
                 core.configure(STRATEGIES[k % STRATEGIES.length], null);
             }

@@ -38,7 +38,7 @@ class HotSwapTest {
     void connectionsKeepWorkingWhileTheEngineIsSwappedBackAndForth() throws Exception {
         NioSelectorEngine a = rig.engine(Rig.settings(600_000, true));
         NioSelectorEngine b = rig.engine(Rig.settings(600_000, true));
-        rig.dispatch.switchTo(a);
+        rig.core.swapTo(a);
         BundleSelectorView view = rig.view();
         ServerSocketChannel server = rig.server();
         List<Rig.Echo> handlers = new CopyOnWriteArrayList<>();
@@ -83,7 +83,7 @@ class HotSwapTest {
             awaitProgress(total, failures);
             Object[] sequence = {b, a, null, b, a, b, a};
             for (Object next : sequence) {
-                rig.dispatch.switchTo((NioSelectorEngine) next);
+                rig.core.swapTo((NioSelectorEngine) next);
                 if (next != null) {
                     assertEquals(
                             ((NioSelectorEngine) next).name(), view.statistics().engine());

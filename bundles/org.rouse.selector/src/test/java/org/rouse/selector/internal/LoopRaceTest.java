@@ -49,7 +49,7 @@ class LoopRaceTest {
     void upcallsEndingWhileTheLoopSelectsAreNeverLostAndWakeupsCoalesce(int loops, long watchMicros) throws Exception {
         NioSelectorEngine engine =
                 rig.engine(Rig.settings(600_000, true).withLoops(loops).withWatchPeriodMicros(watchMicros));
-        rig.dispatch.switchTo(engine);
+        rig.core.swapTo(engine);
         BundleSelectorView view = rig.view();
         ServerSocketChannel server = rig.server();
         view.accept(server, SelectionKey.OP_READ, connection -> new Rig.Echo());

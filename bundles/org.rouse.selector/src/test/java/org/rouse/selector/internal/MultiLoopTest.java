@@ -45,7 +45,7 @@ class MultiLoopTest {
     @Test
     void channelsGoToTheLeastLoadedLoopAndEachLoopServesItsOwn() throws Exception {
         NioSelectorEngine engine = engine(3);
-        rig.dispatch.switchTo(engine);
+        rig.core.swapTo(engine);
         BundleSelectorView view = rig.view();
         Set<String> loopThreads = ConcurrentHashMap.newKeySet();
         CountDownLatch served = new CountDownLatch(6);
@@ -81,7 +81,7 @@ class MultiLoopTest {
     @Test
     void aCancelledChannelFreesItsPlaceOnItsLoop() throws Exception {
         NioSelectorEngine engine = engine(2);
-        rig.dispatch.switchTo(engine);
+        rig.core.swapTo(engine);
         BundleSelectorView view = rig.view();
         List<ChannelRegistration> registrations = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
@@ -98,7 +98,7 @@ class MultiLoopTest {
 
     @Test
     void connectionsSurviveSwapsBetweenLoopCountsUnderTraffic() throws Exception {
-        rig.dispatch.switchTo(engine(1));
+        rig.core.swapTo(engine(1));
         BundleSelectorView view = rig.view();
         ServerSocketChannel server = rig.server();
         view.accept(server, SelectionKey.OP_READ, connection -> new Rig.Echo());
@@ -124,13 +124,13 @@ class MultiLoopTest {
                 }));
             }
             NioSelectorEngine four = engine(4);
-            rig.dispatch.switchTo(four);
+            rig.core.swapTo(four);
             int[] spread = four.channelsPerLoop();
             assertEquals(connections + 1, spread[0] + spread[1] + spread[2] + spread[3], "every channel moved");
             for (int count : spread) {
                 assertTrue(count == 4 || count == 5, "spread evenly: " + java.util.Arrays.toString(spread));
             }
-            rig.dispatch.switchTo(engine(2));
+            rig.core.swapTo(engine(2));
             stop.set(true);
             for (Future<Long> call : calls) {
                 assertTrue(call.get() >= 50);
@@ -139,7 +139,7 @@ class MultiLoopTest {
             stop.set(true);
             callers.shutdownNow();
         }
-        Map<String, Long> counters = ((NioSelectorEngine) rig.dispatch.active()).counters();
+        Map<String, Long> counters = ((NioSelectorEngine) rig.core.active()).counters();
         assertEquals(2L, counters.get("loops"));
         assertEquals(connections + 1L, counters.get("channels"));
     }

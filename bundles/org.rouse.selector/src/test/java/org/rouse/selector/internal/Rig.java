@@ -10,14 +10,14 @@ import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
 import org.rouse.api.internal.selector.BundleSelectorView;
-import org.rouse.api.internal.selector.SelectorDispatch;
+import org.rouse.api.internal.selector.SelectorFrontCore;
 import org.rouse.selector.ChannelHandler;
 import org.rouse.selector.ChannelRegistration;
 
 /** The real front core (dispatch + views) over real engines and loopback sockets, without OSGi. */
 final class Rig implements AutoCloseable {
 
-    final SelectorDispatch dispatch = new SelectorDispatch();
+    final SelectorFrontCore core = new SelectorFrontCore();
     private final List<NioSelectorEngine> engines = new ArrayList<>();
     private final List<BundleSelectorView> views = new ArrayList<>();
     private final List<Closeable> closeables = new ArrayList<>();
@@ -38,12 +38,12 @@ final class Rig implements AutoCloseable {
     /** An engine that never needs its select timeout: any delay would show as a test timeout. */
     NioSelectorEngine activeEngine() {
         NioSelectorEngine engine = engine(settings(600_000, true));
-        dispatch.switchTo(engine);
+        core.swapTo(engine);
         return engine;
     }
 
     BundleSelectorView view(String owner, int maxRegistrations) {
-        BundleSelectorView view = new BundleSelectorView(dispatch, owner, () -> maxRegistrations);
+        BundleSelectorView view = new BundleSelectorView(core, owner, () -> maxRegistrations);
         views.add(view);
         return view;
     }
@@ -104,7 +104,7 @@ final class Rig implements AutoCloseable {
         for (BundleSelectorView view : views) {
             view.release();
         }
-        dispatch.switchTo(null);
+        core.swapTo(null);
         for (NioSelectorEngine engine : engines) {
             engine.shutdown();
         }

@@ -94,7 +94,7 @@ class SelectorServiceTest {
     void withoutWakeupAfterUpcallCallsWaitForTheSelectTimeout() throws Exception {
         // The omniORB bug, reproduced on purpose: re-arms are queued without waking the loop.
         NioSelectorEngine engine = rig.engine(Rig.settings(50, false));
-        rig.dispatch.switchTo(engine);
+        rig.core.swapTo(engine);
         BundleSelectorView view = rig.view();
         ServerSocketChannel server = rig.server();
         echoServer(view, server);

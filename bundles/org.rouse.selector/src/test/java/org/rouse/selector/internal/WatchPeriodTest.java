@@ -41,7 +41,7 @@ class WatchPeriodTest {
 
     private NioSelectorEngine engineWatching(long micros) {
         NioSelectorEngine engine = rig.engine(Rig.settings(600_000, true).withWatchPeriodMicros(micros));
-        rig.dispatch.switchTo(engine);
+        rig.core.swapTo(engine);
         return engine;
     }
 
@@ -80,7 +80,7 @@ class WatchPeriodTest {
     void aWorkerNeverWatchesWhenItIsTheLastOneOtherChannelsCouldGet() throws Exception {
         NioSelectorEngine engine =
                 rig.engine(Rig.settings(600_000, true).withPool(1, 1, 60).withWatchPeriodMicros(500_000));
-        rig.dispatch.switchTo(engine);
+        rig.core.swapTo(engine);
         BundleSelectorView view = rig.view();
         ServerSocketChannel server = echoServer(view);
         SocketChannel first = rig.connect(server);
@@ -99,7 +99,7 @@ class WatchPeriodTest {
         // a 20 s watch: if the other channel's upcall waited for it, the test would time out
         NioSelectorEngine engine =
                 rig.engine(Rig.settings(600_000, true).withPool(1, 2, 60).withWatchPeriodMicros(20_000_000));
-        rig.dispatch.switchTo(engine);
+        rig.core.swapTo(engine);
         BundleSelectorView view = rig.view();
         ServerSocketChannel server = echoServer(view);
         SocketChannel first = rig.connect(server);

@@ -165,7 +165,7 @@ public final class WheelTimerEngine implements TimerEngine {
                 TimingWheel rebuilt = new TimingWheel(System.nanoTime(), next.tickShift());
                 wheel.removeAll(rebuilt::add);
                 wheel = rebuilt;
-                wakeDispatcherLocked();
+                markDispatcherAwakeLocked();
             }
             LockSupport.unpark(dispatcher);
         }
@@ -213,7 +213,7 @@ public final class WheelTimerEngine implements TimerEngine {
             entry.engineSlot(node);
             signal = !awake && (parkedForever || node.deadlineNanos - parkedUntil < 0);
             if (signal) {
-                wakeDispatcherLocked();
+                markDispatcherAwakeLocked();
             }
         }
         if (signal) {
@@ -223,7 +223,7 @@ public final class WheelTimerEngine implements TimerEngine {
         return true;
     }
 
-    private void wakeDispatcherLocked() {
+    private void markDispatcherAwakeLocked() {
         awake = true;
     }
 

@@ -28,7 +28,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.rouse.api.internal.timer.BundleTimerView;
-import org.rouse.api.internal.timer.TimerCore;
+import org.rouse.api.internal.timer.TimerFrontCore;
 import org.rouse.timer.Timer;
 import org.rouse.timer.TimerOwner;
 import org.rouse.timer.TimerState;
@@ -40,19 +40,19 @@ import org.rouse.timer.TimerState;
 @Timeout(30)
 class ScheduledExecutorViewTest {
 
-    private final TimerCore core = new TimerCore();
+    private final TimerFrontCore core = new TimerFrontCore();
     private final WheelTimerEngine engine = WheelTimerEngine.started(2);
     private final BundleTimerView timers;
 
     ScheduledExecutorViewTest() {
-        core.useEngine(engine);
+        core.swapTo(engine);
         timers = core.newView("executor-view");
     }
 
     @AfterEach
     void stop() {
         core.release(timers);
-        core.useEngine(null);
+        core.swapTo(null);
         engine.shutdown();
     }
 

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.rouse.api.internal.timer.BundleTimerView;
 import org.rouse.api.internal.timer.TimerCommands;
-import org.rouse.api.internal.timer.TimerCore;
+import org.rouse.api.internal.timer.TimerFrontCore;
 import org.rouse.stats.Percentiles;
 
 /** Lateness percentiles (HdrHistogram) and the {@code rouse:timers} report, on the real engine. */
@@ -20,9 +20,9 @@ class TimerCommandsTest {
 
     @Test
     void theReportNamesEachBundleWithItsCountsAndLateness() throws Exception {
-        TimerCore core = new TimerCore();
+        TimerFrontCore core = new TimerFrontCore();
         WheelTimerEngine engine = WheelTimerEngine.started(2);
-        core.useEngine(engine);
+        core.swapTo(engine);
         BundleTimerView scripts = core.newView("org.example.scripts");
         BundleTimerView idle = core.newView("org.example.idle");
         try {
@@ -50,7 +50,7 @@ class TimerCommandsTest {
         } finally {
             core.release(scripts);
             core.release(idle);
-            core.useEngine(null);
+            core.swapTo(null);
             engine.shutdown();
         }
     }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.rouse.api.internal.timer.BundleTimerView;
-import org.rouse.api.internal.timer.TimerCore;
+import org.rouse.api.internal.timer.TimerFrontCore;
 import org.rouse.timer.Timer;
 import org.rouse.timer.TimerEvent;
 import org.rouse.timer.TimerOwner;
@@ -28,21 +28,21 @@ import org.rouse.timer.TimerState;
 @Timeout(30)
 class TimerServiceTest {
 
-    private final TimerCore core = new TimerCore();
+    private final TimerFrontCore core = new TimerFrontCore();
     private WheelTimerEngine engine;
     private BundleTimerView timers;
 
     @BeforeEach
     void start() {
         engine = WheelTimerEngine.started(4);
-        core.useEngine(engine);
+        core.swapTo(engine);
         timers = core.newView("test");
     }
 
     @AfterEach
     void stop() {
         core.release(timers);
-        core.useEngine(null);
+        core.swapTo(null);
         engine.shutdown();
     }
 

@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.rouse.api.internal.timer.BundleTimerView;
-import org.rouse.api.internal.timer.TimerCore;
+import org.rouse.api.internal.timer.TimerFrontCore;
 import org.rouse.timer.TimerOwner;
 import org.rouse.timer.spi.TimerEngine;
 
@@ -23,10 +23,10 @@ class TimerSwapTest {
     @Test
     @Timeout(60)
     void everyOneShotFiresExactlyOnceAcrossRepeatedSwaps() throws Exception {
-        TimerCore core = new TimerCore();
+        TimerFrontCore core = new TimerFrontCore();
         List<TimerEngine> engines = new ArrayList<>();
         engines.add(WheelTimerEngine.started(2));
-        core.useEngine(engines.get(0));
+        core.swapTo(engines.get(0));
         BundleTimerView view = core.newView("swap-test");
 
         int count = 10_000;
@@ -53,9 +53,9 @@ class TimerSwapTest {
         for (int swap = 0; swap < 20; swap++) { // paced over about the 1 s in which the one-shots fall due
             TimerEngine next = engines.get((swap + 1) % 2);
             if (swap % 5 == 4) {
-                core.useEngine(null);
+                core.swapTo(null);
             }
-            core.useEngine(next);
+            core.swapTo(next);
             allFired.await(50, TimeUnit.MILLISECONDS);
         }
         assertTrue(allFired.await(20, TimeUnit.SECONDS), "not fired: " + allFired.getCount());
@@ -69,7 +69,7 @@ class TimerSwapTest {
         assertTrue(morePeriodic.await(20, TimeUnit.SECONDS), "periodic timers stopped after the swaps");
 
         core.release(view);
-        core.useEngine(null);
+        core.swapTo(null);
         ((WheelTimerEngine) engines.get(0)).shutdown();
         ((ScheduledTimerEngine) engines.get(1)).shutdown();
         for (int i = 0; i < count; i++) {

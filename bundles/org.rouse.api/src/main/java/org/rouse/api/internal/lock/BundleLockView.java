@@ -30,11 +30,11 @@ public final class BundleLockView implements LockService {
     private final LockFrontCore core;
     private final String owner;
     /** Named locks of this bundle; concurrent map, cleared on release. */
-    private final ConcurrentHashMap<String, SwappableLockImpl> locks = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, LockFacade> locks = new ConcurrentHashMap<>();
     /** Stripe sets of this bundle; concurrent map, cleared on release. */
     private final ConcurrentHashMap<String, LockStripesImpl> stripes = new ConcurrentHashMap<>();
     /** Anonymous locks still referenced by the consumer (weak); guarded by itself. */
-    private final Map<SwappableLockImpl, Boolean> anonymous = new WeakHashMap<>();
+    private final Map<LockFacade, Boolean> anonymous = new WeakHashMap<>();
     /** Set once by release(); volatile. */
     private volatile boolean released;
 
@@ -47,7 +47,7 @@ public final class BundleLockView implements LockService {
     public SwappableLock newLock() {
         checkLive();
         String name = core.anonymousName();
-        SwappableLockImpl lock = core.newFacade(name, name);
+        LockFacade lock = core.newFacade(name, name);
         synchronized (anonymous) {
             anonymous.put(lock, Boolean.TRUE);
         }
@@ -59,7 +59,7 @@ public final class BundleLockView implements LockService {
     public SwappableLock lock(String name) {
         Arguments.name(name, "name");
         checkLive();
-        SwappableLockImpl lock = locks.computeIfAbsent(name, n -> core.newFacade(n, n));
+        LockFacade lock = locks.computeIfAbsent(name, n -> core.newFacade(n, n));
         if (released) {
             locks.clear();
             checkLive();
@@ -102,7 +102,7 @@ public final class BundleLockView implements LockService {
     @Override
     public LockStatistics statistics() {
         LockCounts sum = LockCounts.ZERO;
-        for (SwappableLockImpl lock : locks.values()) {
+        for (LockFacade lock : locks.values()) {
             sum = sum.plus(lock.statistics());
         }
         for (LockStripesImpl set : stripes.values()) {
@@ -110,7 +110,7 @@ public final class BundleLockView implements LockService {
                 sum = sum.plus(set.at(i).statistics());
             }
         }
-        for (SwappableLockImpl lock : anonymousLocks()) {
+        for (LockFacade lock : anonymousLocks()) {
             sum = sum.plus(lock.statistics());
         }
         return sum;
@@ -122,10 +122,10 @@ public final class BundleLockView implements LockService {
      */
     public void release() {
         released = true;
-        List<SwappableLockImpl> forgotten = new ArrayList<>(locks.values());
+        List<LockFacade> forgotten = new ArrayList<>(locks.values());
         for (LockStripesImpl set : stripes.values()) {
             for (int i = 0; i < set.size(); i++) {
-                forgotten.add((SwappableLockImpl) set.at(i));
+                forgotten.add((LockFacade) set.at(i));
             }
         }
         forgotten.addAll(anonymousLocks());
@@ -147,7 +147,7 @@ public final class BundleLockView implements LockService {
         return locks.size() + stripes.size();
     }
 
-    private List<SwappableLockImpl> anonymousLocks() {
+    private List<LockFacade> anonymousLocks() {
         synchronized (anonymous) {
             return new ArrayList<>(anonymous.keySet());
         }

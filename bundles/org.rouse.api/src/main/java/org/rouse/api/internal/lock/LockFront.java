@@ -47,13 +47,13 @@ public final class LockFront {
             unbind = "unbindEngine")
     void bindEngine(ServiceReference<LockEngine> reference, LockEngine engine) {
         synchronized (engines) {
-            core.useEngine(engines.add(reference, engine));
+            core.swapTo(engines.add(reference, engine));
         }
     }
 
     void unbindEngine(ServiceReference<LockEngine> reference, LockEngine engine) {
         synchronized (engines) {
-            core.useEngine(engines.remove(reference));
+            core.swapTo(engines.remove(reference));
         }
     }
 

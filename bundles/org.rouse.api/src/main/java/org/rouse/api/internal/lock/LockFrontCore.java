@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * LockFrontCore core = new LockFrontCore();
- * core.useEngine(engine);                                  // or null: facades use the fallback mutex
+ * core.swapTo(engine);                                  // or null: facades use the fallback mutex
  * core.configure("jdk", new String[] {"keyspace*=fair"});  // false (and logged) if rejected
  * LockService view = core.newView("my.bundle");
  * }</pre>
@@ -33,7 +33,7 @@ public final class LockFrontCore {
     /*
      * Implementation notes: one monitor (this) orders engine changes, configuration changes and facade creation, so
      * every facade is made with, and swapped to, the engine and policy in force. Swapping a facade never blocks (see
-     * SwappableLockImpl), so it is safe under the monitor. Live facades are tracked weakly: a consumer that drops an
+     * LockFacade), so it is safe under the monitor. Live facades are tracked weakly: a consumer that drops an
      * anonymous lock lets it be collected. Lock order: view/shared maps, then this monitor; the monitor never calls
      * into a view.
      */
@@ -49,9 +49,9 @@ public final class LockFrontCore {
     /** The last good policy; written under this. */
     private StrategyPolicy policy = StrategyPolicy.DEFAULT;
     /** Every live facade; guarded by this. */
-    private final Set<SwappableLockImpl> facades = Collections.newSetFromMap(new WeakHashMap<>());
+    private final Set<LockFacade> facades = Collections.newSetFromMap(new WeakHashMap<>());
     /** Locks of the shared namespace; concurrent map, entries never removed while the front lives. */
-    private final ConcurrentHashMap<String, SwappableLockImpl> shared = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, LockFacade> shared = new ConcurrentHashMap<>();
     /** Numbers anonymous locks; incremented atomically. */
     private final AtomicLong anonymous = new AtomicLong();
 
@@ -76,7 +76,7 @@ public final class LockFrontCore {
         policy = parsed;
         LOG.info("Lock policy: {}", parsed);
         if (active != null) {
-            for (SwappableLockImpl facade : liveFacades()) {
+            for (LockFacade facade : liveFacades()) {
                 String wanted = effectiveStrategy(active, facade.policyKey());
                 if (!wanted.equals(facade.targetStrategy())) {
                     facade.swapTo(newPrimitive(active, wanted), wanted);
@@ -90,7 +90,7 @@ public final class LockFrontCore {
      * Makes {@code next} the active engine (null: none) and swaps every live facade to a primitive of it, keeping
      * each lock's configured strategy when the engine offers it.
      */
-    public synchronized void useEngine(LockEngine next) {
+    public synchronized void swapTo(LockEngine next) {
         if (next == engine) {
             return;
         }
@@ -109,7 +109,7 @@ public final class LockFrontCore {
             }
             LOG.info("Lock engine {} active, strategies {}", next.name(), next.strategies());
         }
-        for (SwappableLockImpl facade : liveFacades()) {
+        for (LockFacade facade : liveFacades()) {
             String wanted = next == null ? FallbackMutex.STRATEGY : effectiveStrategy(next, facade.policyKey());
             facade.swapTo(newPrimitive(next, wanted), wanted);
         }
@@ -143,17 +143,17 @@ public final class LockFrontCore {
     }
 
     /** Makes and tracks a facade with the primitive the current engine and policy give {@code policyKey}. */
-    synchronized SwappableLockImpl newFacade(String name, String policyKey) {
+    synchronized LockFacade newFacade(String name, String policyKey) {
         LockEngine active = engine;
         String wanted = active == null ? FallbackMutex.STRATEGY : effectiveStrategy(active, policyKey);
-        SwappableLockImpl facade = new SwappableLockImpl(name, policyKey, newPrimitive(active, wanted));
+        LockFacade facade = new LockFacade(name, policyKey, newPrimitive(active, wanted));
         facades.add(facade);
         return facade;
     }
 
     /** Stops tracking facades whose view was released. */
-    synchronized void forget(Iterable<SwappableLockImpl> released) {
-        for (SwappableLockImpl facade : released) {
+    synchronized void forget(Iterable<LockFacade> released) {
+        for (LockFacade facade : released) {
             facades.remove(facade);
         }
     }
@@ -164,13 +164,13 @@ public final class LockFrontCore {
     /** A snapshot of every live lock (for the Gogo command and provider totals). */
     List<LockSnapshot> snapshot() {
         List<LockSnapshot> all = new ArrayList<>();
-        for (SwappableLockImpl facade : liveFacadesLocked()) {
+        for (LockFacade facade : liveFacadesLocked()) {
             all.add(new LockSnapshot(facade.name(), facade.strategy(), (LockCounts) facade.statistics()));
         }
         return all;
     }
 
-    private synchronized List<SwappableLockImpl> liveFacadesLocked() {
+    private synchronized List<LockFacade> liveFacadesLocked() {
         return liveFacades();
     }
 
@@ -179,7 +179,7 @@ public final class LockFrontCore {
         return facades.size();
     }
 
-    private List<SwappableLockImpl> liveFacades() {
+    private List<LockFacade> liveFacades() {
         return new ArrayList<>(facades);
     }
 

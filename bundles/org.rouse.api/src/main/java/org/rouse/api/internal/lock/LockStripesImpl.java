@@ -14,16 +14,16 @@ import org.rouse.lock.SwappableLock;
 final class LockStripesImpl implements LockStripes {
 
     private final String name;
-    private final SwappableLockImpl[] locks;
+    private final LockFacade[] locks;
 
-    private LockStripesImpl(String name, SwappableLockImpl[] locks) {
+    private LockStripesImpl(String name, LockFacade[] locks) {
         this.name = name;
         this.locks = locks;
     }
 
     /** Makes {@code count} facades named {@code name#i}, all matched against the strategy patterns as {@code name}. */
     static LockStripesImpl create(LockFrontCore core, String name, int count) {
-        SwappableLockImpl[] locks = new SwappableLockImpl[count];
+        LockFacade[] locks = new LockFacade[count];
         for (int i = 0; i < count; i++) {
             locks[i] = core.newFacade(name + "#" + i, name);
         }

@@ -28,7 +28,7 @@ import org.rouse.selector.spi.SelectorEngine;
  * the front's service factory; {@link #release()} closes everything the bundle registered.
  *
  * <pre>{@code
- * BundleSelectorView view = new BundleSelectorView(dispatch, "com.example.server", () -> 65_536);
+ * BundleSelectorView view = new BundleSelectorView(core, "com.example.server", () -> 65_536);
  * ChannelRegistration r = view.register(channel, SelectionKey.OP_READ, handler);
  * ...
  * view.release(); // closes channel
@@ -50,7 +50,7 @@ public final class BundleSelectorView implements SelectorService {
 
     private static final int SOCKET_OPS = SelectionKey.OP_READ | SelectionKey.OP_WRITE | SelectionKey.OP_CONNECT;
 
-    private final SelectorDispatch dispatch;
+    private final SelectorFrontCore core;
     private final String owner;
     private final IntSupplier maxRegistrations;
 
@@ -70,12 +70,12 @@ public final class BundleSelectorView implements SelectorService {
     /**
      * Creates a view.
      *
-     * @param dispatch the front's engine dispatch, shared by all views
+     * @param core the front's engine core, shared by all views
      * @param owner the consuming bundle, for logs and messages
      * @param maxRegistrations the current cap ({@code max.registrations.per.bundle}), read at each register
      */
-    public BundleSelectorView(SelectorDispatch dispatch, String owner, IntSupplier maxRegistrations) {
-        this.dispatch = Arguments.notNull(dispatch, "dispatch");
+    public BundleSelectorView(SelectorFrontCore core, String owner, IntSupplier maxRegistrations) {
+        this.core = Arguments.notNull(core, "core");
         this.owner = Arguments.notNull(owner, "owner");
         this.maxRegistrations = Arguments.notNull(maxRegistrations, "maxRegistrations");
     }
@@ -103,7 +103,7 @@ public final class BundleSelectorView implements SelectorService {
         ensureNotReleased();
         reserveSlot();
         ChannelHandle handle = new ChannelHandle(this, channel, interestOps, handler, dispatchMode);
-        if (!dispatch.claim(handle)) {
+        if (!core.claim(handle)) {
             count.decrementAndGet();
             throw new IllegalArgumentException(
                     "channel " + channel + " is already registered with the selector service");
@@ -113,7 +113,7 @@ public final class BundleSelectorView implements SelectorService {
             handle.cancel();
             throw new IllegalStateException("the selector service view of " + owner + " has been released");
         }
-        dispatch.attach(handle);
+        core.attach(handle);
         return handle;
     }
 
@@ -134,7 +134,7 @@ public final class BundleSelectorView implements SelectorService {
 
     @Override
     public void wakeup() {
-        dispatch.wakeup();
+        core.wakeup();
     }
 
     @Override
@@ -143,12 +143,12 @@ public final class BundleSelectorView implements SelectorService {
         if (released) {
             throw new RejectedExecutionException("the selector service view of " + owner + " has been released");
         }
-        dispatch.execute(task);
+        core.execute(task);
     }
 
     @Override
     public SelectorStatistics statistics() {
-        SelectorEngine engine = dispatch.active();
+        SelectorEngine engine = core.active();
         return new ViewStatistics(
                 handles.size(),
                 upcalls.sum(),
@@ -180,8 +180,8 @@ public final class BundleSelectorView implements SelectorService {
         return owner;
     }
 
-    SelectorDispatch dispatch() {
-        return dispatch;
+    SelectorFrontCore core() {
+        return core;
     }
 
     /** Called once by a handle that ended. */
@@ -189,7 +189,7 @@ public final class BundleSelectorView implements SelectorService {
         if (handles.remove(handle)) {
             count.decrementAndGet();
         }
-        dispatch.unclaim(handle);
+        core.unclaim(handle);
     }
 
     void upcallFinished(long nanos, boolean failed) {

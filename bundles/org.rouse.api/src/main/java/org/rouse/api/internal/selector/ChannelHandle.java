@@ -46,7 +46,7 @@ public final class ChannelHandle implements ChannelRegistration {
     private static final int CLOSED = 2;
 
     private final BundleSelectorView view;
-    private final SelectorDispatch dispatch;
+    private final SelectorFrontCore core;
     private final SelectableChannel channel;
     private final ChannelHandler handler;
     private final Dispatch mode;
@@ -58,7 +58,7 @@ public final class ChannelHandle implements ChannelRegistration {
     /** Suspension; written by any thread through suspend()/resume(). */
     private volatile boolean suspended;
 
-    /** Whether a handler call is running; claimed by CAS in dispatch, cleared by the same dispatch. */
+    /** Whether a handler call is running; claimed by CAS in core, cleared by the same core. */
     private final AtomicBoolean inUpcall = new AtomicBoolean();
 
     /** VALID, CANCELLED or CLOSED; changed only by CAS. */
@@ -74,7 +74,7 @@ public final class ChannelHandle implements ChannelRegistration {
             ChannelHandler handler,
             Dispatch mode) {
         this.view = view;
-        this.dispatch = view.dispatch();
+        this.core = view.core();
         this.channel = channel;
         this.interest = interestOps;
         this.handler = handler;
@@ -109,7 +109,7 @@ public final class ChannelHandle implements ChannelRegistration {
         }
         interest = ops;
         if (!inUpcall.get()) {
-            dispatch.update(this); // during an upcall the re-arm at its end applies the new operations
+            core.update(this); // during an upcall the re-arm at its end applies the new operations
         }
     }
 
@@ -117,7 +117,7 @@ public final class ChannelHandle implements ChannelRegistration {
     public void suspend() {
         if (!suspended) {
             suspended = true;
-            dispatch.update(this);
+            core.update(this);
         }
     }
 
@@ -125,7 +125,7 @@ public final class ChannelHandle implements ChannelRegistration {
     public void resume() {
         if (suspended) {
             suspended = false;
-            dispatch.update(this);
+            core.update(this);
         }
     }
 
@@ -176,7 +176,7 @@ public final class ChannelHandle implements ChannelRegistration {
     }
 
     private void deregister() {
-        dispatch.detach(this);
+        core.detach(this);
         view.forget(this);
     }
 
@@ -263,7 +263,7 @@ public final class ChannelHandle implements ChannelRegistration {
             } finally {
                 inUpcall.set(false);
                 if (state.get() == VALID) {
-                    dispatch.update(ChannelHandle.this); // re-arm in the engine active now, and wake it
+                    core.update(ChannelHandle.this); // re-arm in the engine active now, and wake it
                 }
             }
         }

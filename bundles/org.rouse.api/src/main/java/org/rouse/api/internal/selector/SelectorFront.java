@@ -43,8 +43,8 @@ public final class SelectorFront {
      * Implementation notes.
      *
      * Engines may be bound before activate and unbound after deactivate (dynamic references), so the engine
-     * switching lives in SelectorDispatch, created with the component and independent of activation. Binds and
-     * unbinds update RankedEngines and switch the dispatch under enginesLock, so the active engine always is the
+     * switching lives in SelectorFrontCore, created with the component and independent of activation. Binds and
+     * unbinds update RankedEngines and swap the front core under enginesLock, so the active engine always is the
      * best-ranked one bound.
      *
      * Views: the framework calls the factory's getService once per consuming bundle and ungetService when that
@@ -59,7 +59,7 @@ public final class SelectorFront {
 
     private static final Logger LOG = LoggerFactory.getLogger(SelectorFront.class);
 
-    private final SelectorDispatch dispatch = new SelectorDispatch();
+    private final SelectorFrontCore core = new SelectorFrontCore();
 
     /** Guards engines and the switch that follows each change. */
     private final Object enginesLock = new Object();
@@ -77,14 +77,14 @@ public final class SelectorFront {
     private ServiceRegistration<SelectorService> registration;
 
     /** The Gogo command's registration; written by activate/deactivate only. */
-    private ServiceRegistration<SelectorCommand> command;
+    private ServiceRegistration<SelectorCommands> command;
 
     @Activate
     void activate(BundleContext context, SelectorFrontConfig config) {
         configure(config);
         registration = BundleViews.register(context, SelectorService.class, this::openView, this::closeView);
         command = GogoCommands.register(
-                context, SelectorCommand.class, new SelectorCommand(dispatch, () -> List.copyOf(views)), "selector");
+                context, SelectorCommands.class, new SelectorCommands(core, () -> List.copyOf(views)), "selector");
     }
 
     @Modified
@@ -94,7 +94,7 @@ public final class SelectorFront {
 
     @Deactivate
     void deactivate() {
-        ServiceRegistration<SelectorCommand> c = command;
+        ServiceRegistration<SelectorCommands> c = command;
         command = null;
         if (c != null) {
             try {
@@ -127,13 +127,13 @@ public final class SelectorFront {
             unbind = "unbindEngine")
     void bindEngine(ServiceReference<SelectorEngine> reference, SelectorEngine engine) {
         synchronized (enginesLock) {
-            dispatch.switchTo(engines.add(reference, engine));
+            core.swapTo(engines.add(reference, engine));
         }
     }
 
     void unbindEngine(ServiceReference<SelectorEngine> reference, SelectorEngine engine) {
         synchronized (enginesLock) {
-            dispatch.switchTo(engines.remove(reference));
+            core.swapTo(engines.remove(reference));
         }
     }
 
@@ -148,7 +148,7 @@ public final class SelectorFront {
     }
 
     private BundleSelectorView openView(String consumer) {
-        BundleSelectorView view = new BundleSelectorView(dispatch, consumer, () -> maxRegistrationsPerBundle);
+        BundleSelectorView view = new BundleSelectorView(core, consumer, () -> maxRegistrationsPerBundle);
         views.add(view);
         return view;
     }

@@ -13,7 +13,7 @@ import org.rouse.timer.TimerStatistics;
 /** One consuming bundle's {@link TimerService}: its owners, counters and cap. */
 public final class BundleTimerView implements TimerService {
 
-    private final TimerCore core;
+    private final TimerFrontCore core;
     private final String consumer;
     private final ConcurrentMap<String, Owner> owners = new ConcurrentHashMap<>();
     private final TimerCounters counters = new TimerCounters();
@@ -21,7 +21,7 @@ public final class BundleTimerView implements TimerService {
     /** Set once by release; read by every owner lookup. */
     private volatile boolean released;
 
-    BundleTimerView(TimerCore core, String consumer) {
+    BundleTimerView(TimerFrontCore core, String consumer) {
         this.core = core;
         this.consumer = consumer;
     }

@@ -22,9 +22,9 @@ import org.rouse.timer.TimerStatistics;
  */
 public final class TimerCommands {
 
-    private final TimerCore core;
+    private final TimerFrontCore core;
 
-    public TimerCommands(TimerCore core) {
+    public TimerCommands(TimerFrontCore core) {
         this.core = core;
     }
 

@@ -37,7 +37,7 @@ public final class TimerFront {
     /** The configuration PID of the timer service's policy. */
     public static final String PID = "org.rouse.timer";
 
-    private final TimerCore core = new TimerCore();
+    private final TimerFrontCore core = new TimerFrontCore();
     /** Guarded by itself; DS may call bind and unbind from different threads. */
     private final RankedEngines<TimerEngine> engines = new RankedEngines<>();
 
@@ -50,13 +50,13 @@ public final class TimerFront {
             policy = ReferencePolicy.DYNAMIC)
     void bindEngine(ServiceReference<TimerEngine> reference, TimerEngine engine) {
         synchronized (engines) {
-            core.useEngine(engines.add(reference, engine));
+            core.swapTo(engines.add(reference, engine));
         }
     }
 
     void unbindEngine(ServiceReference<TimerEngine> reference, TimerEngine engine) {
         synchronized (engines) {
-            core.useEngine(engines.remove(reference));
+            core.swapTo(engines.remove(reference));
         }
     }
 

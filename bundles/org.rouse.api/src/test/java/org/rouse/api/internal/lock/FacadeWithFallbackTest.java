@@ -71,9 +71,9 @@ class FacadeWithFallbackTest {
         }
     }
 
-    private final SwappableLockImpl lock = new SwappableLockImpl("test", "test", new Named("a"));
+    private final LockFacade lock = new LockFacade("test", "test", new Named("a"));
 
-    private static boolean tryLockElsewhere(SwappableLockImpl lock) throws Exception {
+    private static boolean tryLockElsewhere(LockFacade lock) throws Exception {
         FutureTask<Boolean> task = new FutureTask<>(lock::tryLock);
         Thread t = new Thread(task, "test-other");
         t.start();
@@ -82,7 +82,7 @@ class FacadeWithFallbackTest {
 
     @Test
     void reentrantWithHoldCountsAndOwnerChecks() throws Exception {
-        assertEquals("fallback", new SwappableLockImpl("x", "x", new FallbackMutex()).strategy());
+        assertEquals("fallback", new LockFacade("x", "x", new FallbackMutex()).strategy());
         assertThrows(IllegalMonitorStateException.class, lock::unlock);
         lock.lock();
         lock.lock();

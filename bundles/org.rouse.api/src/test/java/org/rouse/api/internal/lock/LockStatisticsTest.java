@@ -46,13 +46,13 @@ class LockStatisticsTest {
         assertTrue(s.waitNanos().maxNanos() > 0);
         assertTrue(s.longestWaitNanos() >= s.waitNanos().p50Nanos() / 2, "the histogram and the maximum agree");
 
-        int more = 4 * SwappableLockImpl.HOLD_SAMPLE_EVERY;
+        int more = 4 * LockFacade.HOLD_SAMPLE_EVERY;
         for (int i = 0; i < more; i++) {
             hot.lock();
             hot.unlock();
         }
         long sampled = hot.statistics().holdNanos().count();
-        assertTrue(sampled >= 3 && sampled <= 5, "one hold in " + SwappableLockImpl.HOLD_SAMPLE_EVERY + ": " + sampled);
+        assertTrue(sampled >= 3 && sampled <= 5, "one hold in " + LockFacade.HOLD_SAMPLE_EVERY + ": " + sampled);
 
         LockStatistics total = view.statistics();
         assertEquals(2 + more + 1, total.acquisitions());

@@ -20,13 +20,13 @@ import org.rouse.timer.TimerOwner;
 @Timeout(30)
 class TimerPolicyTest {
 
-    private final TimerCore core = new TimerCore();
+    private final TimerFrontCore core = new TimerFrontCore();
     private final ThreadPerTimerEngine engine = new ThreadPerTimerEngine();
 
     @AfterEach
     void stop() {
         core.releaseAll();
-        core.useEngine(null);
+        core.swapTo(null);
         engine.close();
     }
 
@@ -44,7 +44,7 @@ class TimerPolicyTest {
 
     @Test
     void theCapRejectsOneBundleWithoutAffectingAnother() throws Exception {
-        core.useEngine(engine);
+        core.swapTo(engine);
         assertTrue(core.configure(config(1, 3, 100)));
         BundleTimerView greedy = core.newView("greedy");
         BundleTimerView other = core.newView("other");
@@ -86,7 +86,7 @@ class TimerPolicyTest {
         view.owner("o").schedule(Duration.ZERO, e -> fired.countDown());
         assertEquals("none", view.statistics().engine());
         assertFalse(fired.await(0, TimeUnit.MILLISECONDS));
-        core.useEngine(engine);
+        core.swapTo(engine);
         assertTrue(fired.await(10, TimeUnit.SECONDS));
     }
 

@@ -11,7 +11,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.rouse.api.internal.lock.LockFrontCore;
 import org.rouse.api.internal.selector.BundleSelectorView;
-import org.rouse.api.internal.selector.SelectorDispatch;
+import org.rouse.api.internal.selector.SelectorFrontCore;
 import org.rouse.selector.internal.NioSelectorEngine;
 import org.rouse.selector.internal.TestEngines;
 
@@ -21,9 +21,9 @@ import org.rouse.selector.internal.TestEngines;
  */
 final class RespRig implements AutoCloseable {
 
-    final SelectorDispatch dispatch = new SelectorDispatch();
+    final SelectorFrontCore core = new SelectorFrontCore();
     final NioSelectorEngine engine = TestEngines.start();
-    final BundleSelectorView view = new BundleSelectorView(dispatch, "org.rouse.examples.resp", () -> 65_536);
+    final BundleSelectorView view = new BundleSelectorView(core, "org.rouse.examples.resp", () -> 65_536);
     final KeySpace keys =
             new KeySpace(new LockFrontCore().newView("org.rouse.examples.resp").stripes("keyspace", 8));
     private final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -39,7 +39,7 @@ final class RespRig implements AutoCloseable {
     }
 
     RespRig(RespParser.Limits limits, Duration idleTimeout, int maxConnections) throws IOException {
-        dispatch.switchTo(engine);
+        core.swapTo(engine);
         IdleTimers timers = (delay, task) -> {
             ScheduledFuture<?> future = scheduler.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
             return () -> future.cancel(false);
@@ -69,7 +69,7 @@ final class RespRig implements AutoCloseable {
             client.close();
         }
         view.release();
-        dispatch.switchTo(null);
+        core.swapTo(null);
         TestEngines.stop(engine);
         scheduler.shutdownNow();
     }

@@ -18,7 +18,7 @@ import org.rouse.lock.spi.LockPrimitive;
  * {@link LockPrimitive}.
  *
  * <pre>{@code
- * SwappableLockImpl lock = new SwappableLockImpl("cache", "cache", new FallbackMutex());
+ * LockFacade lock = new LockFacade("cache", "cache", new FallbackMutex());
  * lock.lock();
  * try {
  *     // ...
@@ -28,7 +28,7 @@ import org.rouse.lock.spi.LockPrimitive;
  * lock.swapTo(engine.newPrimitive("fair"), "fair"); // never blocks; takes effect at once or at the final unlock
  * }</pre>
  */
-public final class SwappableLockImpl implements SwappableLock {
+public final class LockFacade implements SwappableLock {
 
     /*
      * Implementation notes.
@@ -94,7 +94,7 @@ public final class SwappableLockImpl implements SwappableLock {
 
     static {
         try {
-            PENDING = MethodHandles.lookup().findVarHandle(SwappableLockImpl.class, "pending", LockPrimitive.class);
+            PENDING = MethodHandles.lookup().findVarHandle(LockFacade.class, "pending", LockPrimitive.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -151,7 +151,7 @@ public final class SwappableLockImpl implements SwappableLock {
      * @param policyKey the name the strategy patterns are matched against (the stripe set's name for a stripe)
      * @param initial the first primitive; never shared with another facade
      */
-    public SwappableLockImpl(String name, String policyKey, LockPrimitive initial) {
+    public LockFacade(String name, String policyKey, LockPrimitive initial) {
         this.name = Arguments.name(name, "name");
         this.policyKey = Arguments.name(policyKey, "policyKey");
         this.current = Arguments.notNull(initial, "initial");

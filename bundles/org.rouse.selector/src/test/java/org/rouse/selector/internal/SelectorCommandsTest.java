@@ -14,11 +14,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.rouse.api.internal.selector.BundleSelectorView;
-import org.rouse.api.internal.selector.SelectorCommand;
+import org.rouse.api.internal.selector.SelectorCommands;
 
 /** The engine's counters and the {@code rouse:selector} command over a real engine. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-class SelectorCommandTest {
+class SelectorCommandsTest {
 
     private final Rig rig = new Rig();
 
@@ -32,7 +32,7 @@ class SelectorCommandTest {
         // no core threads and a 1 s idle timeout: the pool creates a worker for the call and retires it after
         NioSelectorEngine engine =
                 rig.engine(EngineSettings.DEFAULTS.withPool(0, 4, 1).withQueueCapacity(100));
-        rig.dispatch.switchTo(engine);
+        rig.core.swapTo(engine);
         BundleSelectorView view = rig.view("com.example.server", 100);
         ServerSocketChannel server = rig.server();
         view.accept(server, SelectionKey.OP_READ, connection -> new Rig.Echo());
@@ -56,7 +56,7 @@ class SelectorCommandTest {
                 .equals(engine.counters().get("pool.threads.created")));
         assertEquals(0L, engine.counters().get("pool.threads"), "idle workers above the core size retire");
 
-        String report = new SelectorCommand(rig.dispatch, () -> List.of(view)).selector();
+        String report = new SelectorCommands(rig.core, () -> List.of(view)).selector();
         assertTrue(report.startsWith("engine " + engine.name() + "\n"), report);
         assertTrue(report.contains("rebuilds 1"), report);
         assertTrue(report.contains("view com.example.server: 2 registrations"), report);
@@ -64,7 +64,7 @@ class SelectorCommandTest {
 
     @Test
     void withoutAnEngineTheCommandSaysSo() {
-        String report = new SelectorCommand(rig.dispatch, List::of).selector();
+        String report = new SelectorCommands(rig.core, List::of).selector();
         assertTrue(report.startsWith("engine none"), report);
     }
 }

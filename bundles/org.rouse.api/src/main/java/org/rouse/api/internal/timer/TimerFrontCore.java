@@ -11,9 +11,9 @@ import org.slf4j.LoggerFactory;
  * The timer front without OSGi: the engine dispatch, the policy in force and the live bundle views. The DS component
  * {@link TimerFront} wraps it; tests use it directly.
  */
-public final class TimerCore {
+public final class TimerFrontCore {
 
-    private static final Logger LOG = LoggerFactory.getLogger(TimerCore.class);
+    private static final Logger LOG = LoggerFactory.getLogger(TimerFrontCore.class);
 
     private final TimerDispatch dispatch = new TimerDispatch();
     /** The last good configuration; replaced whole by {@link #configure}. */
@@ -22,7 +22,7 @@ public final class TimerCore {
     private final Set<BundleTimerView> views = ConcurrentHashMap.newKeySet();
 
     /** Makes {@code engine} (possibly null) the active engine, moving every pending timer to it. */
-    public void useEngine(TimerEngine engine) {
+    public void swapTo(TimerEngine engine) {
         dispatch.swapTo(engine);
     }
 

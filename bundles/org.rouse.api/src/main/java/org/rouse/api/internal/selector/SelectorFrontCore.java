@@ -15,19 +15,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The engine-switching core of the selector front: every registration and loop task goes to the active engine
- * through here, and {@link #switchTo(SelectorEngine)} moves them from one engine to the next. Independent of OSGi
+ * through here, and {@link #swapTo(SelectorEngine)} moves them from one engine to the next. Independent of OSGi
  * and of the front's activation, so engines may be bound before the front activates and tests can drive it
  * directly.
  *
  * <pre>{@code
- * SelectorDispatch dispatch = new SelectorDispatch();
- * BundleSelectorView view = new BundleSelectorView(dispatch, "test", () -> 1000);
- * dispatch.switchTo(engine);          // registrations park until an engine is there
+ * SelectorFrontCore core = new SelectorFrontCore();
+ * BundleSelectorView view = new BundleSelectorView(core, "test", () -> 1000);
+ * core.swapTo(engine);          // registrations park until an engine is there
  * view.register(channel, SelectionKey.OP_READ, handler);
- * dispatch.switchTo(otherEngine);     // channels move without being closed
+ * core.swapTo(otherEngine);     // channels move without being closed
  * }</pre>
  */
-public final class SelectorDispatch {
+public final class SelectorFrontCore {
 
     /*
      * Implementation notes.
@@ -54,9 +54,9 @@ public final class SelectorDispatch {
      * channel another bundle registered.
      */
 
-    private static final Logger LOG = LoggerFactory.getLogger(SelectorDispatch.class);
+    private static final Logger LOG = LoggerFactory.getLogger(SelectorFrontCore.class);
 
-    /** The engine new work goes to; written by switchTo under swapLock and parkLock, read by everyone. */
+    /** The engine new work goes to; written by swapTo under swapLock and parkLock, read by everyone. */
     private volatile SelectorEngine active;
 
     /** Serializes swaps. */
@@ -89,7 +89,7 @@ public final class SelectorDispatch {
      * Makes {@code next} (possibly {@code null}) the active engine and moves every registration and parked task to
      * it. Returns when the previous engine has been drained and its entries handed to {@code next}.
      */
-    public void switchTo(SelectorEngine next) {
+    public void swapTo(SelectorEngine next) {
         synchronized (swapLock) {
             SelectorEngine previous = active;
             if (previous == next) {

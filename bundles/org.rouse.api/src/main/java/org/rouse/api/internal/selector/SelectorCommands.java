@@ -21,21 +21,21 @@ import org.rouse.stats.Percentiles;
  * view org.rouse.examples.resp[12]: 3 registrations, 1201 upcalls (0 failed), upcall p50 41 us p99 310 us
  * </pre>
  */
-public final class SelectorCommand {
+public final class SelectorCommands {
 
-    private final SelectorDispatch dispatch;
+    private final SelectorFrontCore core;
     private final Supplier<Collection<BundleSelectorView>> views;
 
-    /** A command over {@code dispatch} listing the views {@code views} supplies. */
-    public SelectorCommand(SelectorDispatch dispatch, Supplier<Collection<BundleSelectorView>> views) {
-        this.dispatch = dispatch;
+    /** A command over {@code core} listing the views {@code views} supplies. */
+    public SelectorCommands(SelectorFrontCore core, Supplier<Collection<BundleSelectorView>> views) {
+        this.core = core;
         this.views = views;
     }
 
     /** The report, one line per engine and per view. */
     public String selector() {
         StringBuilder out = new StringBuilder();
-        SelectorEngine engine = dispatch.active();
+        SelectorEngine engine = core.active();
         if (engine == null) {
             out.append("engine none (registrations are parked until an engine appears)\n");
         } else {
