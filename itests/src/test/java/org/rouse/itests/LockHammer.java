@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Threads taking one lock in a loop and checking mutual exclusion (a counter of threads inside the critical section),
@@ -24,12 +25,24 @@ final class LockHammer {
     private final AtomicLong acquisitions = new AtomicLong();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final List<Thread> threads = new ArrayList<>();
+    /** Nanoseconds each thread parks after every 64 acquisitions; 0 hammers flat out. */
+    private final long pauseNanos;
 
-    private LockHammer() {}
+    private LockHammer(long pauseNanos) {
+        this.pauseNanos = pauseNanos;
+    }
 
     /** Starts {@code count} threads named {@code name-i} hammering {@code lock}. */
     static LockHammer start(Lock lock, int count, String name) {
-        LockHammer hammer = new LockHammer();
+        return start(lock, count, name, 0);
+    }
+
+    /**
+     * Starts {@code count} threads that park {@code pauseNanos} after every 64 acquisitions, so the lock is contended
+     * without taking every core from the rest of a test's load.
+     */
+    static LockHammer start(Lock lock, int count, String name, long pauseNanos) {
+        LockHammer hammer = new LockHammer(pauseNanos);
         for (int i = 0; i < count; i++) {
             Thread thread = new Thread(() -> hammer.hammer(lock), name + "-" + i);
             thread.start();
@@ -39,7 +52,11 @@ final class LockHammer {
     }
 
     private void hammer(Lock lock) {
+        long done = 0;
         while (running.get()) {
+            if (pauseNanos > 0 && (++done & 63) == 0) {
+                LockSupport.parkNanos(pauseNanos);
+            }
             lock.lock();
             try {
                 if (inside.incrementAndGet() != 1) {
