@@ -1,8 +1,11 @@
 package org.rouse.runtime;
 
 import java.io.IOException;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -21,15 +24,20 @@ import org.osgi.framework.startlevel.FrameworkStartLevel;
 
 /**
  * Starts Felix with the embedded (or {@code --bundles}) jars, loads the configuration files, then either hands the
- * console to the Gogo shell or runs {@link Check}.
+ * console to the Gogo shell or runs {@link Check}. The embedded jars are first extracted to a directory
+ * ({@link BundleExtractor}) and installed from there, so that {@code update <id>} re-reads a bundle's file.
  *
  * <p>Implementation notes: start-up is staged by start level. The framework first rises to {@link #CONFIG_LEVEL}
  * (logging, ConfigAdmin, FileInstall, SCR, Gogo runtime are up; no Rouse bundle yet), the launcher waits until every
  * file of the conf directory is in ConfigAdmin, and only then raises the framework to {@link #FINAL_LEVEL}: the Rouse
  * components (level 5) therefore activate with their files' configuration, not with defaults first. The framework
- * storage is a fresh temporary directory, deleted on exit.
+ * storage is a fresh temporary directory, deleted on exit: every start installs the jars the bundle directory holds
+ * then, so a jar an operator replaced there stays in force after a restart.
  */
 final class Launcher {
+
+    /** Where the embedded bundle jars are extracted, beside the runtime jar, unless {@code --extract} says otherwise. */
+    static final String DEFAULT_EXTRACT_DIR = "rouse-bundles";
 
     /** The level at which all infrastructure runs and no Rouse bundle does yet. */
     static final int CONFIG_LEVEL = 4;
@@ -46,15 +54,72 @@ final class Launcher {
     }
 
     int run() throws Exception {
-        Path storage = Files.createTempDirectory("rouse-felix-");
+        List<Path> temporary = new ArrayList<>();
         try {
-            return runIn(storage);
+            Path bundles = bundleDirectory(temporary);
+            Path storage = Files.createTempDirectory("rouse-felix-");
+            temporary.add(storage);
+            return runIn(storage, bundles);
         } finally {
-            deleteRecursively(storage);
+            temporary.forEach(Launcher::deleteRecursively);
         }
     }
 
-    private int runIn(Path storage) throws Exception {
+    /**
+     * The directory the bundles are installed from: {@code --bundles=DIR}; else the embedded jars extracted to
+     * {@code --extract=DIR} or to {@value #DEFAULT_EXTRACT_DIR} beside the runtime jar, or, when that default cannot
+     * be written, to a temporary directory deleted on exit. Adds what it creates for this run only to
+     * {@code temporary}.
+     */
+    private Path bundleDirectory(List<Path> temporary) throws IOException, URISyntaxException {
+        if (options.bundleDir() != null) {
+            return options.bundleDir();
+        }
+        Path self = Paths.get(
+                Main.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        if (Files.isDirectory(self)) { // running from target/classes (IDE, exec:java): the jars are files already
+            return self.resolve("bundles");
+        }
+        if (options.extractDir() != null) {
+            return extract(self, options.extractDir());
+        }
+        Path beside = self.toAbsolutePath().getParent().resolve(DEFAULT_EXTRACT_DIR);
+        try {
+            return extract(self, beside);
+        } catch (IOException e) { // e.g. the runtime jar lies in a directory this user cannot write
+            Path scratch = Files.createTempDirectory("rouse-bundles-");
+            temporary.add(scratch);
+            System.err.printf(
+                    "[rouse] cannot extract the bundle jars to %s (%s); using %s, deleted on exit"
+                            + " (--extract=DIR chooses a lasting directory)%n",
+                    beside, e, scratch);
+            return extract(self, scratch);
+        }
+    }
+
+    private static Path extract(Path runtimeJar, Path dir) throws IOException {
+        BundleExtractor.Result result = BundleExtractor.extract(runtimeJar, dir);
+        System.out.printf(
+                "[rouse] bundle jars in %s: %d extracted, %d refreshed from this runtime jar, %d unchanged,"
+                        + " %d kept as they are%n",
+                dir,
+                result.written().size(),
+                result.refreshed().size(),
+                result.unchanged(),
+                result.kept().size());
+        for (String name : result.kept()) {
+            System.out.printf(
+                    "[rouse] kept %s as it is: changed since it was extracted, or not extracted by this runtime%n",
+                    name);
+        }
+        for (String name : result.removed()) {
+            System.out.printf(
+                    "[rouse] removed %s: an earlier runtime jar extracted it, this one does not embed it%n", name);
+        }
+        return dir;
+    }
+
+    private int runIn(Path storage, Path bundleDir) throws Exception {
         Framework framework =
                 ServiceLoader.load(FrameworkFactory.class).iterator().next().newFramework(frameworkProperties(storage));
         framework.init();
@@ -63,7 +128,7 @@ final class Launcher {
         ctx.addFrameworkListener(changes);
         ctx.addBundleListener(changes);
         ctx.addServiceListener(changes);
-        List<Bundle> installed = BundleInstaller.install(ctx, options.bundleDir());
+        List<Bundle> installed = BundleInstaller.install(ctx, bundleDir);
         System.out.printf("[rouse] installed %d bundles%n", installed.size());
 
         Thread hook = new Thread(() -> stopQuietly(framework), "rouse-runtime-shutdown");

@@ -13,7 +13,13 @@ import java.util.List;
  *   java -jar rouse-runtime.jar --check           # start, print bundle and component states, stop; 0 = all ACTIVE
  *   java -jar rouse-runtime.jar --conf=DIR        # load DIR/&lt;pid&gt;.cfg into ConfigAdmin (default: ./conf if present)
  *   java -jar rouse-runtime.jar --bundles=DIR     # run the jars in DIR/&lt;startlevel&gt;/ instead of the embedded ones
+ *   java -jar rouse-runtime.jar --extract=DIR     # extract the embedded jars to DIR (default: rouse-bundles/ beside
+ *                                                 # the runtime jar) and run them from there
  * </pre>
+ *
+ * <p>The bundles are installed from the files in that directory, so an operator swaps one by copying a new jar over
+ * its file and typing {@code update <id>} in the shell. The extraction never overwrites a jar that differs from the one
+ * this runtime extracted: see {@link BundleExtractor}.
  *
  * <p>Configuration files follow the Karaf convention and are watched by Apache Felix FileInstall, so edits apply while
  * the framework runs: {@code DIR/org.rouse.timer.engine.cfg} configures PID {@code org.rouse.timer.engine},
@@ -31,14 +37,15 @@ import java.util.List;
  */
 public final class Main {
 
-    private static final String USAGE = "usage: java -jar rouse-runtime.jar [--check] [--conf=DIR] [--bundles=DIR]";
+    private static final String USAGE =
+            "usage: java -jar rouse-runtime.jar [--check] [--conf=DIR] [--bundles=DIR | --extract=DIR]";
 
     private Main() {}
 
     /**
      * Parses the arguments, runs the framework and exits the VM with the launcher's exit code.
      *
-     * @param args {@code --check}, {@code --conf=DIR}, {@code --bundles=DIR}, in any order
+     * @param args {@code --check}, {@code --conf=DIR}, {@code --bundles=DIR} or {@code --extract=DIR}, in any order
      * @throws Exception if the framework cannot be created or started
      */
     public static void main(String[] args) throws Exception {
@@ -55,12 +62,13 @@ public final class Main {
     }
 
     /** What the command line asked for. */
-    record LaunchOptions(boolean check, Path confDir, Path bundleDir) {
+    record LaunchOptions(boolean check, Path confDir, Path bundleDir, Path extractDir) {
 
         static LaunchOptions parse(List<String> args, Path workingDir) {
             boolean check = false;
             Path conf = null;
             Path bundles = null;
+            Path extract = null;
             for (String arg : args) {
                 if (arg.equals("--check")) {
                     check = true;
@@ -68,6 +76,13 @@ public final class Main {
                     conf = existingDirectory("--conf", arg.substring("--conf=".length()));
                 } else if (arg.startsWith("--bundles=")) {
                     bundles = existingDirectory("--bundles", arg.substring("--bundles=".length()));
+                } else if (arg.startsWith("--extract=")) {
+                    extract = Paths.get(arg.substring("--extract=".length()))
+                            .toAbsolutePath()
+                            .normalize();
+                    if (Files.exists(extract) && !Files.isDirectory(extract)) {
+                        throw new IllegalArgumentException("--extract: not a directory: " + extract);
+                    }
                 } else {
                     throw new IllegalArgumentException("unknown argument: " + arg);
                 }
@@ -75,7 +90,11 @@ public final class Main {
             if (conf == null && Files.isDirectory(workingDir.resolve("conf"))) {
                 conf = workingDir.resolve("conf").toAbsolutePath();
             }
-            return new LaunchOptions(check, conf, bundles);
+            if (bundles != null && extract != null) {
+                throw new IllegalArgumentException(
+                        "--bundles runs a directory as it is, --extract fills one: not both");
+            }
+            return new LaunchOptions(check, conf, bundles, extract);
         }
 
         private static Path existingDirectory(String flag, String value) {
