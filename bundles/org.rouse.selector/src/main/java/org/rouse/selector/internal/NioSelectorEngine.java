@@ -127,6 +127,19 @@ public final class NioSelectorEngine implements SelectorEngine {
         LOG.info("Selector engine {} started with {}", name, settings);
     }
 
+    /**
+     * For tests and benchmarks outside this package: an engine started at once with {@code settings} (not
+     * validated). Stop it with {@link #stop(NioSelectorEngine)}.
+     */
+    public static NioSelectorEngine started(EngineSettings settings) {
+        return new NioSelectorEngine(settings);
+    }
+
+    /** Stops an engine made by {@link #started(EngineSettings)} as DS deactivation does; idempotent. */
+    public static void stop(NioSelectorEngine engine) {
+        engine.shutdown();
+    }
+
     @Deactivate
     void deactivate() {
         shutdown();
