@@ -10,7 +10,8 @@ import org.slf4j.LoggerFactory;
  * with {@link NioSelectorEngine#started(EngineSettings)}. Public only for that; the package is not exported.
  *
  * <pre>{@code
- * NioSelectorEngine engine = NioSelectorEngine.started(EngineSettings.DEFAULTS.withLoops(2).withWatchPeriodMicros(100));
+ * EngineSettings twoLoops = EngineSettings.DEFAULTS.withLoops(2).withWatchPeriodMicros(100);
+ * NioSelectorEngine engine = NioSelectorEngine.started(twoLoops);
  * ...
  * NioSelectorEngine.stop(engine);
  * }</pre>

@@ -44,8 +44,9 @@ public final class NioSelectorEngine implements SelectorEngine {
      *
      * Layout. `attached` maps every entry that belongs to this engine to the loop it is assigned to; attach adds (to
      * the loop with the fewest entries, counted in `assignedPerLoop`), detach removes and drain empties it, all under
-     * `stateLock`, which also guards `draining` (`closed` is written under it). `upcallOnThisThread` is each worker's record of the pool upcall
-     * it runs (its entry, its watch session, and the ready ops of the next upcall a watch found).
+     * `stateLock`, which also guards `draining` (`closed` is written under it). `upcallOnThisThread` is each
+     * worker's record of the pool upcall it runs (its entry, its watch session, and the ready ops of the next upcall
+     * a watch found).
      *
      * Algorithm. Pool upcalls and the watch period: a loop hands a ready pool entry to submit(), which runs
      * entry.dispatch on a worker. The front's dispatch ends by calling update(entry) on the engine active then, from
