@@ -37,7 +37,7 @@ public final class LockFacade implements SwappableLock {
      * docs/design.md, "Fronts and engines"; the condition queues work like AQS's ConditionObject (a FIFO of nodes per
      * condition, a node's status changed by CAS).
      *
-     * Layout. A thread "holds the facade" from the moment it owns the primitive `current` *and* has re-read `current`
+     * Terms. A thread "holds the facade" from the moment it owns the primitive `current` *and* has re-read `current`
      * and found that same primitive, until it starts its final unlock. Primitives are never reused: the front makes a
      * new one for every swap, so `p == current` cannot be fooled by ABA.
      *
