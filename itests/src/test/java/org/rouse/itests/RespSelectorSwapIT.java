@@ -31,7 +31,7 @@ import org.rouse.selector.SelectorService;
 import org.rouse.selector.spi.SelectorEngine;
 
 /**
- * The issue's hot-swap test: 64 connections make back-to-back calls to the RESP example while the selector
+ * The selector's hot swap under load: 64 connections make back-to-back calls to the RESP example while the selector
  * provider bundle is updated, then replaced (uninstalled and installed anew), and its engine configuration changed.
  * No connection may close and no call may fail or be lost; the longest call of each phase is printed.
  */

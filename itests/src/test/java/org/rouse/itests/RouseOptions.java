@@ -28,7 +28,7 @@ public final class RouseOptions {
         return composite(platform(), rouseBundles(), junitBundles(), testSupport());
     }
 
-    /** Felix services and SLF4J 2 (with its provider found through Aries SPI Fly, see toolchain.md gotcha 3). */
+    /** Felix services and SLF4J 2 (slf4j-api finds its provider with java.util.ServiceLoader, which Aries SPI Fly makes work across bundles). */
     static Option platform() {
         return composite(
                 systemProperty("org.slf4j.simpleLogger.defaultLogLevel").value("info"),

@@ -40,7 +40,7 @@ import org.rouse.timer.TimerOwner;
 import org.rouse.timer.TimerService;
 
 /**
- * The timer service's hot swap as the issue asks: 10,000 one-shots over 2 s and 100 periodic timers while the provider
+ * The timer service's hot swap under load: 10,000 one-shots over 2 s and 100 periodic timers while the provider
  * bundle is updated, then replaced (uninstalled, installed again), and the engine configuration changed; and a
  * consumer bundle that stops leaves no timer behind and no reference to its class loader.
  */

@@ -16,7 +16,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The cost of one uncontended lock + unlock with the JDK's own locks: the floor every Rouse lock strategy is compared
- * against (the lock strategies are added here side by side, as further {@code @Benchmark} methods).
+ * against; {@link LockStrategyCosts} measures the Rouse strategies and is run together with this class.
  *
  * <p>Each benchmark acquires, increments a counter inside the critical section (so the section is never empty) and
  * releases, on one thread. Run with:

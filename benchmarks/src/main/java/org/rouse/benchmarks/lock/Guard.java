@@ -30,7 +30,7 @@ public abstract class Guard {
     /** Runs {@code section} while holding the guard. */
     public abstract void run(Runnable section);
 
-    /** Every guard the issue compares: the four Rouse strategies, ReentrantLock non-fair and fair, synchronized. */
+    /** Every guard the lock scenarios compare: the four Rouse strategies, ReentrantLock non-fair and fair, synchronized. */
     public static Guard[] all() {
         return new Guard[] {
             rouse("adaptive"),

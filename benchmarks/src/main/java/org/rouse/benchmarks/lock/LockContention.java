@@ -25,7 +25,7 @@ public final class LockContention implements Scenario {
 
     private final int threads;
 
-    /** The scenario with {@code threads} threads (16 is the case). */
+    /** The scenario with {@code threads} threads (16 is OpenSIPS's case: 16 processes sharing one lock). */
     public LockContention(int threads) {
         this.threads = threads;
     }

@@ -12,7 +12,6 @@ import org.rouse.api.internal.selector.SelectorFrontCore;
 import org.rouse.selector.ChannelHandler;
 import org.rouse.selector.ChannelRegistration;
 import org.rouse.selector.Dispatch;
-import org.rouse.selector.internal.BenchmarkEngines;
 import org.rouse.selector.internal.NioSelectorEngine;
 
 /**

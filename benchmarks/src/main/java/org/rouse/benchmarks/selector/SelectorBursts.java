@@ -8,7 +8,7 @@ import org.rouse.benchmarks.scenario.ReportLayout;
 import org.rouse.benchmarks.scenario.RoundPlan;
 import org.rouse.benchmarks.scenario.Scenario;
 import org.rouse.benchmarks.scenario.Variant;
-import org.rouse.selector.internal.BenchmarkEngines.Tuning;
+import org.rouse.benchmarks.selector.BenchmarkEngines.Tuning;
 
 /**
  * {@code selector-bursts}: {@value #CONNECTIONS} clients call back to back for a burst of 1 s, then all are idle for

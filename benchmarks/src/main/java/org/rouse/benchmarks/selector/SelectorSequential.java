@@ -25,7 +25,7 @@ public final class SelectorSequential implements Scenario {
 
     private final int connections;
 
-    /** The scenario with {@code connections} client connections (the issue asks for 1, 16 and 256). */
+    /** The scenario with {@code connections} client connections ({@code Scenarios} runs 1, 16 and 256). */
     public SelectorSequential(int connections) {
         if (connections < 1) {
             throw new IllegalArgumentException("connections must be >= 1: " + connections);

@@ -1,8 +1,8 @@
 package org.rouse.benchmarks.selector;
 
 import java.util.Objects;
+import org.rouse.benchmarks.selector.BenchmarkEngines.Tuning;
 import org.rouse.selector.Dispatch;
-import org.rouse.selector.internal.BenchmarkEngines.Tuning;
 
 /**
  * One way of serving the echo connections that the selector scenarios compare: the row label, what it is, and how

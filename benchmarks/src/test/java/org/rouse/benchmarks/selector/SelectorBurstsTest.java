@@ -13,7 +13,7 @@ import org.rouse.benchmarks.scenario.Measurement;
 import org.rouse.benchmarks.scenario.Options;
 import org.rouse.benchmarks.scenario.RoundPlan;
 import org.rouse.benchmarks.scenario.Variant;
-import org.rouse.selector.internal.BenchmarkEngines.Tuning;
+import org.rouse.benchmarks.selector.BenchmarkEngines.Tuning;
 
 class SelectorBurstsTest {
 

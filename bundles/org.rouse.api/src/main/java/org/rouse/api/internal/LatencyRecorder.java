@@ -7,13 +7,18 @@ import org.rouse.stats.Percentiles;
 
 /**
  * Records durations from many threads cheaply and summarizes the most recent ones.
- *
- * <p>Implementation notes: a ring of the last {@value #CAPACITY} samples, written with one {@code getAndIncrement}
- * and one array store per sample (no locks, no allocation). Percentiles are computed over the ring when a snapshot
- * is taken; {@code count} and {@code max} cover every sample ever recorded. A sample written concurrently with a
- * snapshot may be seen or not; that is fine for monitoring.
  */
 public final class LatencyRecorder {
+
+    /*
+     * Implementation notes.
+     *
+     * Layout. A ring of the last CAPACITY samples, written with one getAndIncrement and one array store per sample (no
+     * locks, no allocation).
+     *
+     * Costs. Percentiles are computed over the ring when a snapshot is taken; count and max cover every sample ever
+     * recorded. A sample written concurrently with a snapshot may be seen or not; that is fine for monitoring.
+     */
 
     static final int CAPACITY = 8192;
 

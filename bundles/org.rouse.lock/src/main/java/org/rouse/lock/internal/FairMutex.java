@@ -8,17 +8,23 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Costs a context switch per contended acquisition (the lock stays idle until the woken head runs), so its
  * throughput collapses when threads outnumber cores: use it where order matters more than speed.
- *
- * <p>Implementation notes: a hand-off queue lock on {@link QueuedMutex}'s word. Waiters never compete: a thread
- * that finds the lock taken moves the word from HELD to CONTENDED and queues, both under the queue monitor, and then
- * only waits for {@code granted}. Unlock's fast path {@code CAS(HELD, FREE)} succeeds only when nobody queued; its
- * slow path (under the monitor) polls the head and grants it the lock, or stores FREE if cancellations emptied the
- * queue. Invariant: FREE implies an empty queue (a thread queues only while the word is not FREE, under the monitor,
- * and the word becomes FREE from CONTENDED only under the monitor with the queue empty), so the fast path
- * {@code CAS(FREE, HELD)} of {@code lock} and {@code tryLock} never overtakes a queued thread: arrival order is the
- * order in which threads found the lock taken. Nothing spins.
  */
 final class FairMutex extends QueuedMutex {
+
+    /*
+     * Implementation notes.
+     *
+     * Algorithm. A hand-off queue lock on QueuedMutex's word. Waiters never compete: a thread that finds the lock taken
+     * moves the word from HELD to CONTENDED and queues, both under the queue monitor, and then only waits for granted.
+     * Unlock's fast path CAS(HELD, FREE) succeeds only when nobody queued; its slow path (under the monitor) polls the
+     * head and grants it the lock, or stores FREE if cancellations emptied the queue. Nothing spins.
+     *
+     * Invariants.
+     * 1. FREE implies an empty queue (a thread queues only while the word is not FREE, under the monitor, and the word
+     *    becomes FREE from CONTENDED only under the monitor with the queue empty), so the fast path CAS(FREE, HELD) of
+     *    lock and tryLock never overtakes a queued thread: arrival order is the order in which threads found the lock
+     *    taken.
+     */
 
     static final String STRATEGY = "fair";
 

@@ -10,36 +10,48 @@ import org.rouse.lock.spi.LockPrimitive;
  * A mutex on a three-state word whose waiters park in their own FIFO queue: the shared half of {@code adaptive} and
  * {@code fair}. Subclasses decide how a thread tries before it queues, how a queued thread competes, and what an
  * unlock that finds waiters does.
- *
- * <p>Implementation notes.
- *
- * <p>State word (Drepper, "Futexes Are Tricky", mutex #3): {@link #FREE} 0, {@link #HELD} 1 (no thread queued since
- * it was taken), {@link #CONTENDED} 2 (held, and a queued thread may be parked). Lock's fast path is
- * {@code CAS(FREE, HELD)}; unlock's fast path is {@code CAS(HELD, FREE)}, which succeeds exactly when nobody queued,
- * so an uncontended lock/unlock pair costs two CAS and never touches the queue.
- *
- * <p>Queue. Java has no futex, so the kernel's wait queue keyed by the word's address is replaced by an
- * {@link ArrayDeque} of {@link Waiter} nodes guarded by its own monitor (WebKit's ParkingLot keeps one such queue per
- * hashed address, guarded by a word lock; AQS keeps a lock-free CLH variant). The monitor is held only for a few
- * instructions (add, remove, peek), never while parking. A queued thread parks with {@link LockSupport#park}, whose
- * permit makes an unpark that comes before the park harmless; every park sits in a loop that re-checks its condition,
- * so spurious returns are harmless too. The futex rule "sleep only if the word is still 2" becomes: enqueue under the
- * monitor first, then write 2 to the word (subclasses), then park; an unlocker that reads 2 takes the monitor and so
- * sees every waiter that wrote 2 before.
- *
- * <p>Hand-off. An unlocker may pass ownership to the head waiter without ever freeing the word: it removes the node,
- * writes the word's new held state, then sets {@link Waiter#granted} (volatile) and unparks it. Because the word
- * stays non-zero, no barger can slip in between. The order (word first, then {@code granted}) matters: the new owner
- * may unlock at once, and its {@code CAS(HELD, FREE)} must not be overwritten.
- *
- * <p>Cancellation (timeout, interrupt): under the monitor, a node already granted means the thread owns the lock and
- * returns as if it had acquired it; otherwise the node leaves the queue and the subclass may pass on a wake-up it
- * consumed ({@link #afterCancel}).
- *
- * <p>Counters: {@code parks} and {@code spins} are added with atomic adds on the slow path only; {@code handoffs} is
- * written under the queue monitor.
  */
 abstract class QueuedMutex implements LockPrimitive {
+
+    /*
+     * Implementation notes.
+     *
+     * Sources. U. Drepper, "Futexes Are Tricky" (2011), mutex #3 (the three-state word); WebKit's ParkingLot (a queue
+     * of parked threads outside the lock word); AQS (park/unpark with a permit, re-checked in a loop).
+     *
+     * Layout. The state word: `FREE` 0, `HELD` 1 (no thread queued since it was taken), `CONTENDED` 2 (held, and a
+     * queued thread may be parked). Lock's fast path is CAS(FREE, HELD); unlock's fast path is CAS(HELD, FREE), which
+     * succeeds exactly when nobody queued, so an uncontended lock/unlock pair never touches the queue.
+     *
+     * The queue. Java has no futex, so the kernel's wait queue keyed by the word's address is replaced by an ArrayDeque
+     * of Waiter nodes guarded by its own monitor (WebKit's ParkingLot keeps one such queue per hashed address, guarded
+     * by a word lock; AQS keeps a lock-free CLH variant). The monitor is held only for a few instructions (add, remove,
+     * peek), never while parking. A queued thread parks with LockSupport.park, whose permit makes an unpark that comes
+     * before the park harmless; every park sits in a loop that re-checks its condition, so spurious returns are
+     * harmless too. The futex rule "sleep only if the word is still 2" becomes: enqueue under the monitor first, then
+     * write 2 to the word (subclasses), then park; an unlocker that reads 2 takes the monitor and so sees every waiter
+     * that wrote 2 before.
+     *
+     * Algorithm. Hand-off: an unlocker may pass ownership to the head waiter without ever freeing the word: it removes
+     * the node, writes the word's new held state, then sets Waiter.granted (volatile) and unparks it. Because the word
+     * stays non-zero, no barger can slip in between. The order (word first, then granted) matters: the new owner may
+     * unlock at once, and its CAS(HELD, FREE) must not be overwritten.
+     *
+     * Cancellation (timeout, interrupt): under the monitor, a node already granted means the thread owns the lock and
+     * returns as if it had acquired it; otherwise the node leaves the queue and the subclass may pass on a wake-up it
+     * consumed (`afterCancel`).
+     *
+     * Invariants.
+     * 1. A waiter writes CONTENDED into the word after queueing under the monitor (AdaptiveMutex) or in the same
+     *    critical section as queueing (FairMutex), and parks only after that; so an unlocker that reads CONTENDED and
+     *    takes the monitor sees every waiter that may be parked.
+     * 2. A hand-off never frees the word, and writes the word's new held state before Waiter.granted, so no barger
+     *    slips in and the new owner's own unlock is never overwritten.
+     *
+     * Costs. An uncontended lock/unlock pair costs two CAS. The monitor is held for a few deque operations, never while
+     * parking. Counters: parks and spins are added with atomic adds on the slow path only; handoffs is written under
+     * the queue monitor.
+     */
 
     static final int FREE = 0;
     static final int HELD = 1;

@@ -11,15 +11,26 @@ import org.rouse.lock.spi.LockPrimitive;
  * <p><b>Unfit when runnable threads outnumber cores</b>: waiters burn CPU and context switches while the holder may
  * not even be running (the OpenSIPS field problem: 16 processes on 2 CPUs). Use it only for very short critical
  * sections with at most one thread per core.
- *
- * <p>Implementation notes: test-and-test-and-set on one {@link AtomicBoolean} (read until it looks free, then CAS),
- * as OpenSIPS's {@code get_lock}: up to {@code spins} attempts with {@link Thread#onSpinWait()} (the PAUSE hint,
- * OpenSIPS's {@code cpu_relax}), then one {@code Thread.yield()} per attempt. Release is a volatile store of
- * {@code false}, which the facade's swap hand-off relies on. The spin count is read from the engine's settings at
- * each contended acquisition, so a configuration change reaches live primitives. The interruptible and timed
- * variants check the interrupt status and the deadline on every attempt.
  */
 final class SpinYieldMutex implements LockPrimitive {
+
+    /*
+     * Implementation notes.
+     *
+     * Sources. OpenSIPS's get_lock (spin, then yield), the strategy this reproduces for comparison.
+     *
+     * Algorithm. Test-and-test-and-set on one AtomicBoolean (read until it looks free, then CAS), as OpenSIPS's
+     * get_lock: up to spins attempts with Thread.onSpinWait() (the PAUSE hint, OpenSIPS's cpu_relax), then one
+     * Thread.yield() per attempt. The spin count is read from the engine's settings at each contended acquisition, so a
+     * configuration change reaches live primitives. The interruptible and timed variants check the interrupt status and
+     * the deadline on every attempt.
+     *
+     * Invariants.
+     * 1. Release is a volatile store of false, which the facade's swap hand-off relies on.
+     *
+     * Costs. Waiters burn CPU and context switches while the holder may not even be running; unfit when runnable
+     * threads outnumber cores (see the class Javadoc).
+     */
 
     static final String STRATEGY = "spin-yield";
 

@@ -25,25 +25,39 @@ final class ConnectionWatcher {
     /*
      * Implementation notes.
      *
-     * A watch registers the channel with the worker's private selector (a Session: borrowed from `spare` at the first
-     * watch of a task, returned by end() when the task ends; a channel may be registered with several selectors, and
-     * the loop's key stays at interest 0 meanwhile, so the loop does not select it) and waits up to the period: a
-     * period of at least one millisecond blocks in select(ms) (rounded up to whole milliseconds; select returns at
-     * once if the channel is already ready, which is the "non-blocking read" of the issue without consuming
-     * anything), a shorter one polls selectNow() with Thread.onSpinWait(), because Selector has no finer timeout.
-     * After a hit the key stays registered, so a chain of calls on one connection registers it once; after a miss,
-     * and when the task ends, the key is cancelled and flushed with selectNow(), so the channel holds no registration
-     * with the private selector (a lingering key would delay the channel's close). Selectors are reused through
-     * `spare` (one per concurrently watching worker at most) and closed by close(); one returned after close() is
-     * closed at once.
+     * Sources. omniORB's connectionWatchPeriod (a thread that has answered a call watches its connection for a while
+     * before handing it back to the select thread); java.nio.channels.SelectableChannel (a channel may be registered
+     * with several selectors at once); Selector.select(long), whose timeout is in whole milliseconds.
+     *
+     * Layout. `active`: the watches in progress, each a Watch with its worker's private selector and its `cut` flag.
+     * `spare`: private selectors not in use (one per concurrently watching worker at most), closed by close(); one
+     * returned after close() is closed at once. Session: a worker's borrowed selector and, after a hit, its channel's
+     * key; confined to that worker, kept across the watches of one task and ended by end().
+     *
+     * Algorithm. A watch registers the channel with the session's selector (the loop's key stays at interest 0
+     * meanwhile, so the loop does not select it) and waits up to the period: a period of at least one millisecond
+     * blocks in select(ms), rounded up to whole milliseconds (select returns at once if the channel is already ready,
+     * so a call that has already arrived is found without reading anything); a shorter one polls selectNow() with
+     * Thread.onSpinWait(). After a hit the key stays registered, so a chain of calls on one connection registers it
+     * once.
      *
      * Watching workers are soft-idle capacity. A watch is visible in `active` from begin(), before the engine decides
      * whether to wait at all. When the loop hands off an upcall and no worker is idle, the engine cuts one watch short
      * (cutOneShort: claim the watch's `cut` flag by CAS, then wake its private selector) and queues the upcall without
      * starting a thread. The watching worker claims the same flag as it finishes; if it loses, it reports no
-     * readiness even if its channel became ready, hands the channel back to the loop and takes the queued upcall. The
-     * flag is claimed exactly once, so a cut never relies on a worker that goes on to serve its own channel. Only the
-     * short window between a handler returning and its watch beginning can still make the pool start a thread.
+     * readiness even if its channel became ready, hands the channel back to the loop and takes the queued upcall. Only
+     * the short window between a handler returning and its watch beginning can still make the pool start a thread.
+     *
+     * Invariants.
+     * 1. A watch's `cut` flag is claimed exactly once, by a cut (cutOneShort, cutAll) or by its worker finishing; so
+     *    a cut never relies on a worker that goes on to serve its own channel.
+     * 2. Unless its last watch was a hit, a Session holds no key: after a miss, a cut and end(), the key is cancelled
+     *    and flushed with selectNow(), so the channel keeps no registration with a private selector (a lingering key
+     *    would delay the channel's close).
+     *
+     * Costs. A hit costs the worker one select and the loop nothing (no queued change, no wakeup); a chain of hits
+     * costs one registration. A miss costs up to the period of the worker's time, blocked, or spinning for periods
+     * under 1 ms, then a cancel and a selectNow().
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionWatcher.class);

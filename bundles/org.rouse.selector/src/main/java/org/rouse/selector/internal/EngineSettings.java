@@ -5,8 +5,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Validated settings of one {@link NioSelectorEngine}. Tests and benchmarks derive variants from {@link #DEFAULTS}
- * with the {@code with...} methods, e.g. {@code EngineSettings.DEFAULTS.withLoops(2).withWatchPeriodMicros(100)}.
+ * Settings of one {@link NioSelectorEngine}: validated when they come from configuration ({@code from}); tests and
+ * benchmarks derive unvalidated variants from {@link #DEFAULTS} with the {@code with...} methods and start an engine
+ * with {@link NioSelectorEngine#started(EngineSettings)}. Public only for that; the package is not exported.
+ *
+ * <pre>{@code
+ * EngineSettings twoLoops = EngineSettings.DEFAULTS.withLoops(2).withWatchPeriodMicros(100);
+ * NioSelectorEngine engine = NioSelectorEngine.started(twoLoops);
+ * ...
+ * NioSelectorEngine.stop(engine);
+ * }</pre>
  *
  * @param coreThreads worker threads kept when idle
  * @param maxThreads the most worker threads
@@ -18,7 +26,7 @@ import org.slf4j.LoggerFactory;
  * @param watchPeriodMicros how long a worker keeps watching its channel after an upcall; 0 = not at all
  * @param wakeupAfterUpcall whether an update from another thread wakes the loop
  */
-record EngineSettings(
+public record EngineSettings(
         int coreThreads,
         int maxThreads,
         long idleTimeoutSeconds,
@@ -40,7 +48,8 @@ record EngineSettings(
     static final long DEFAULT_WATCH_PERIOD_MICROS = 1_000;
     static final long MAX_WATCH_PERIOD_MICROS = 1_000_000;
 
-    static final EngineSettings DEFAULTS = new EngineSettings(
+    /** The defaults of {@link SelectorEngineConfig}. */
+    public static final EngineSettings DEFAULTS = new EngineSettings(
             DEFAULT_CORE_THREADS,
             DEFAULT_MAX_THREADS,
             DEFAULT_IDLE_TIMEOUT_SECONDS,
@@ -81,7 +90,7 @@ record EngineSettings(
     }
 
     /** These settings with another pool size and idle timeout (not validated: tests and benchmarks only). */
-    EngineSettings withPool(int core, int max, long idleSeconds) {
+    public EngineSettings withPool(int core, int max, long idleSeconds) {
         Copy copy = new Copy(this);
         copy.coreThreads = core;
         copy.maxThreads = max;
@@ -90,28 +99,28 @@ record EngineSettings(
     }
 
     /** These settings with another queue capacity. */
-    EngineSettings withQueueCapacity(int capacity) {
+    public EngineSettings withQueueCapacity(int capacity) {
         Copy copy = new Copy(this);
         copy.queueCapacity = capacity;
         return copy.settings();
     }
 
     /** These settings with the other hand-off order. */
-    EngineSettings withMostRecentlyIdleFirst(boolean mru) {
+    public EngineSettings withMostRecentlyIdleFirst(boolean mru) {
         Copy copy = new Copy(this);
         copy.mostRecentlyIdleFirst = mru;
         return copy.settings();
     }
 
     /** These settings with another number of loops. */
-    EngineSettings withLoops(int count) {
+    public EngineSettings withLoops(int count) {
         Copy copy = new Copy(this);
         copy.loops = count;
         return copy.settings();
     }
 
     /** These settings with another select timeout and post-upcall wakeup. */
-    EngineSettings withSelect(long timeoutMs, boolean wakeup) {
+    public EngineSettings withSelect(long timeoutMs, boolean wakeup) {
         Copy copy = new Copy(this);
         copy.selectTimeoutMs = timeoutMs;
         copy.wakeupAfterUpcall = wakeup;
@@ -119,7 +128,7 @@ record EngineSettings(
     }
 
     /** These settings with another post-upcall watch period. */
-    EngineSettings withWatchPeriodMicros(long micros) {
+    public EngineSettings withWatchPeriodMicros(long micros) {
         Copy copy = new Copy(this);
         copy.watchPeriodMicros = micros;
         return copy.settings();

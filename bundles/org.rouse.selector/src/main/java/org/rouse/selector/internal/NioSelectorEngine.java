@@ -38,26 +38,38 @@ public final class NioSelectorEngine implements SelectorEngine {
     /*
      * Implementation notes.
      *
-     * Membership: `attached` maps every entry that belongs to this engine to the loop it is assigned to. attach adds
-     * (to the loop with the fewest entries), detach removes and drain empties it, all under `stateLock`, which makes
-     * attach/drain linearizable: an attach overlapping a drain (`draining`) returns false. The selector operations
-     * a loop runs for an entry check membership (SelectLoop.Host.owns) when they run, so work queued before a drain
-     * or detach is skipped. After a drain the engine is empty and accepts entries again, so the front can fall back
-     * to it later. Loops, selectors and wakeup coalescing: see SelectLoop.
+     * Sources. The SelectorEngine contract (attach/drain linearizable, re-arm through the front); omniORB's
+     * connectionWatchPeriod for the watch period (see ConnectionWatcher); loops, selectors and wakeup coalescing: see
+     * SelectLoop.
      *
-     * Pool upcalls and the watch period: a loop hands a ready pool entry to submit(), which runs entry.dispatch on a
-     * worker. The front's dispatch ends by calling update(entry) on the engine active then, from the same worker.
-     * When a watch period is configured, update() recognises that call (the worker's `watching` slot names the
-     * entry), and, only while the pool has capacity to spare (no upcall waits, and a worker is idle or may be started),
-     * first watches the channel (ConnectionWatcher): a watch never takes the last worker from other channels. If it becomes
-     * ready, update() leaves the loop's key at interest 0 and records the ready ops in the slot; the worker then runs
-     * the next upcall itself and the loop never hears of it. Otherwise the re-arm goes to the loop as usual. No two
-     * upcalls of one channel overlap: the loop's key stays disarmed while the worker watches and runs, and the front's
-     * per-channel upcall flag turns away a second dispatch that another thread's re-arm could start meanwhile.
+     * Layout. `attached` maps every entry that belongs to this engine to the loop it is assigned to; attach adds (to
+     * the loop with the fewest entries, counted in `assignedPerLoop`), detach removes and drain empties it, all under
+     * `stateLock`, which also guards `draining` (`closed` is written under it). `upcallOnThisThread` is each
+     * worker's record of the pool upcall it runs (its entry, its watch session, and the ready ops of the next upcall
+     * a watch found).
      *
+     * Algorithm. Pool upcalls and the watch period: a loop hands a ready pool entry to submit(), which runs
+     * entry.dispatch on a worker. The front's dispatch ends by calling update(entry) on the engine active then, from
+     * the same worker. When a watch period is configured, update() recognises that call (the worker's Upcall in
+     * `upcallOnThisThread` names the entry), and, only while the pool has capacity to spare (no upcall waits, and a
+     * worker is idle or may be started), first watches the channel (ConnectionWatcher). If it becomes ready, update()
+     * leaves the loop's key at interest 0 and records the ready ops in the Upcall; the worker then runs the next
+     * upcall itself and the loop never hears of it. Otherwise the re-arm goes to the loop as usual.
      * Drain: queued on every loop (and waited for): cancel every key and flush the cancellations with selectNow(),
      * so every channel is deregistered but stays open. Upcalls in flight finish on this pool and re-arm through the
-     * front into the next engine; a watch in flight finds its entry no longer attached and hands it back.
+     * front into the next engine; a watch in flight finds its entry detached from this engine and hands it back.
+     *
+     * Invariants.
+     * 1. attach/drain are linearizable: both run under `stateLock`, and an attach overlapping a drain (`draining`)
+     *    returns false. The selector operations a loop runs for an entry check membership (SelectLoop.Host.owns)
+     *    when they run, so work queued before a drain or detach is skipped. After a drain the engine is empty and
+     *    accepts entries again, so the front can fall back to it later.
+     * 2. No two upcalls of one channel overlap: the loop's key stays disarmed while the worker watches and runs, and
+     *    the front's per-channel upcall flag turns away a second dispatch that another thread's re-arm could start
+     *    meanwhile.
+     * 3. A watch never takes the last worker from other channels: it starts only while the pool has a spare worker,
+     *    and a hand-off that finds no idle worker cuts a watch short and queues behind it (submit) instead of
+     *    starting a thread.
      */
 
     /** The configuration PID. */
@@ -125,6 +137,19 @@ public final class NioSelectorEngine implements SelectorEngine {
             loop.start();
         }
         LOG.info("Selector engine {} started with {}", name, settings);
+    }
+
+    /**
+     * For tests and benchmarks outside this package: an engine started at once with {@code settings} (not
+     * validated). Stop it with {@link #stop(NioSelectorEngine)}.
+     */
+    public static NioSelectorEngine started(EngineSettings settings) {
+        return new NioSelectorEngine(settings);
+    }
+
+    /** Stops an engine made by {@link #started(EngineSettings)} as DS deactivation does; idempotent. */
+    public static void stop(NioSelectorEngine engine) {
+        engine.shutdown();
     }
 
     @Deactivate

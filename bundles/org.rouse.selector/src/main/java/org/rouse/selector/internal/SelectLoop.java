@@ -29,28 +29,37 @@ final class SelectLoop {
     /*
      * Implementation notes.
      *
-     * Ownership: this loop's thread alone touches its Selector and keys (register, interestOps, cancel, select).
-     * Other threads hand it work through `pending`, which the loop runs before every select; the loop thread applies
-     * its own attach/update/detach at once. Queued work re-checks membership (Host.owns) when it runs, so work
-     * queued before a detach or drain is skipped.
+     * Sources. Netty's NioEventLoop: wakeups coalesced on an atomic flag, and a selector rebuilt after 512 premature
+     * returns in a row (io.netty.selectorAutoRebuildThreshold) to escape the epoll spin bug; java.nio.channels
+     * (a channel may be registered with two selectors at once, which the rebuild relies on).
      *
-     * Wakeup coalescing (Netty's scheme): `awake` is true except from just before the loop checks for pending work
-     * until select returns. wakeup() writes selector.wakeup() only if it flips `awake` from false to true, so at most
-     * one wakeup is written per select cycle and none while the loop is awake. Dekker-style correctness: the loop
-     * sets awake=false, then checks `pending`; a producer adds to `pending`, then reads `awake`; one of them sees the
-     * other.
+     * Layout. Ownership: this loop's thread alone touches its Selector and keys (register, interestOps, cancel,
+     * select). Other threads hand it work through `pending`, which the loop runs before every select; the loop
+     * thread applies its own attach/update/detach at once. `overflow` (loop thread only) holds ready pool entries a
+     * saturated pool refused.
      *
-     * Pool dispatch: the loop zeroes the key's interest ops, then hands the upcall to the engine. The loop never
-     * re-arms after a dispatch; the front calls update() on whichever engine is active by then. If the pool is
-     * saturated the ready entry waits in `overflow` (loop only) and the next finishing worker wakes this loop
-     * (afterUpcall) to retry.
+     * Algorithm. Pool dispatch: the loop zeroes the key's interest ops, then hands the upcall to the engine. The loop
+     * never re-arms after a dispatch; the front calls update() on whichever engine is active by then. If the pool is
+     * saturated the ready entry waits in `overflow` and the next finishing worker wakes this loop (afterUpcall) to
+     * retry. Epoll spin bug: SpinDetector counts selects that return at once with nothing selected and no wakeup;
+     * after 512 in a row the loop opens a new selector, registers every valid key's channel with it (same interest
+     * ops and attachment), cancels the old keys, publishes the new selector in the volatile field and closes the old
+     * one, logging a warning.
      *
-     * Epoll spin bug: SpinDetector counts selects that return at once with nothing selected and no wakeup; after
-     * 512 in a row the loop opens a new selector, registers every valid key's channel with it (same interest ops
-     * and attachment; a channel may belong to two selectors at once), cancels the old keys, publishes the new
-     * selector in the volatile field and closes the old one, logging a warning. Wakeups stay correct because a
-     * producer writes one only after its CAS on `awake` succeeded, and the loop clears `awake` only after the new
-     * selector is published.
+     * Invariants.
+     * 1. Queued work re-checks membership (Host.owns) when it runs, so work queued before a detach or drain is
+     *    skipped.
+     * 2. Wakeup coalescing: `awake` is true except from just before the loop checks for pending work until select
+     *    returns. wakeup() writes selector.wakeup() only if it flips `awake` from false to true, so at most one
+     *    wakeup is written per select cycle and none while the loop is awake. No wakeup is lost (Dekker-style): the
+     *    loop sets awake=false, then checks `pending`; a producer adds to `pending`, then reads `awake`; one of them
+     *    sees the other.
+     * 3. Across a rebuild wakeups stay correct: a producer writes one only after its CAS on `awake` succeeded, and
+     *    the loop clears `awake` only after the new selector is published.
+     *
+     * Costs. A re-arm from another thread costs a queue insertion and at most one selector.wakeup() per select
+     * cycle; one from the loop thread costs an interestOps call. An idle loop is blocked in select: no polling
+     * unless select.timeout.ms is set.
      */
 
     /** What a loop needs from its engine. */

@@ -6,12 +6,18 @@ import java.util.concurrent.TimeUnit;
  * Recognizes the epoll spin bug (JDK-6670302, JDK-6403933; Netty's {@code SELECTOR_AUTO_REBUILD_THRESHOLD}): a
  * selector whose {@code select} keeps returning at once with nothing selected although nobody woke it and its
  * timeout has not passed, so the loop burns a core.
- *
- * <p>Implementation notes. Counts consecutive <em>premature</em> selects: zero keys selected, no wakeup written for
- * this select, and (with a timeout) returning before it elapsed. Any other select resets the count; reaching
- * {@code threshold} asks for a rebuild and resets it. Loop thread only.
  */
 final class SpinDetector {
+
+    /*
+     * Implementation notes.
+     *
+     * Sources. Netty's selector auto-rebuild (io.netty.selectorAutoRebuildThreshold), see SelectLoop.
+     *
+     * Algorithm. Counts consecutive premature selects: zero keys selected, no wakeup written for this select, and (with
+     * a timeout) returning before it elapsed. Any other select resets the count; reaching threshold asks for a rebuild
+     * and resets it. Loop thread only.
+     */
 
     /** Netty's default: 512 premature selects in a row. */
     static final int DEFAULT_THRESHOLD = 512;

@@ -24,18 +24,28 @@ final class WorkerPool implements Executor {
     /*
      * Implementation notes.
      *
-     * Why not a ThreadPoolExecutor. Its workers take tasks from a BlockingQueue. With a LinkedBlockingQueue the waiting
-     * workers form a FIFO, so work is spread over every idle thread in turn: each upcall lands on the coldest thread
-     * and, while upcalls come more often than once per idle timeout, none stays idle long enough to retire, so a
-     * burst's threads stay forever. With a SynchronousQueue (non-fair: a LIFO stack of waiters, the order this pool
-     * copies) there is no backlog at all. And a bounded queue only grows the pool once it is full, hence the Tomcat
-     * TaskQueue trick this pool's previous form needed. omniORB's pool, the cautionary tale of the issue, killed idle
-     * threads after a fixed 10 s, so each burst re-created them.
+     * Sources. java.util.concurrent.SynchronousQueue's non-fair TransferStack (waiters as a LIFO stack: the worker
+     * that went idle last takes the next upcall); Go's runtime scheduler (idle Ms and Ps pushed and popped at the head
+     * of their lists under sched.lock); Tomcat's TaskQueue (grow the pool before queueing); LinkedBlockingQueue
+     * (takers signal each other, the cascade below).
      *
-     * Algorithm. One ReentrantLock guards everything shared: the deque of idle workers, the backlog, the counts and
-     * the run state. Idle workers park with LockSupport on the `idle` deque, whose head went idle last (the order of
-     * SynchronousQueue's non-fair TransferStack; Go's scheduler pushes and pops idle Ms and Ps at the head of their
-     * lists under `sched.lock` too).
+     * Why not a ThreadPoolExecutor. Its workers take tasks from a BlockingQueue. With a LinkedBlockingQueue the
+     * waiting workers form a FIFO, so work is spread over every idle thread in turn: each upcall lands on the coldest
+     * thread and, while upcalls come more often than once per idle timeout, none stays idle long enough to retire, so
+     * a burst's threads stay forever. With a SynchronousQueue (non-fair: a LIFO stack of waiters, the order this pool
+     * copies) there is no backlog at all. And with a bounded queue ThreadPoolExecutor.execute offers to the queue
+     * before it adds a thread above the core size, so the pool only grows once the queue is full; Tomcat's TaskQueue
+     * refuses the offer while the pool may grow to get around that. omniORB's pool killed idle threads after a fixed
+     * 10 s, so each burst re-created them; here the idle timeout is configuration (pool.idle.timeout.seconds) and the
+     * most recently idle worker is served first, so the others stay idle long enough to retire.
+     *
+     * Layout. One ReentrantLock, `lock`, guards everything shared: `idle` (parked workers; the head went idle last),
+     * `backlog` (upcalls waiting, oldest first), `workers` (every worker counted alive), `alive`, `state`,
+     * `wakeInFlight`, each Worker's `woken`, and the statistics. `backlogSize`, `anyIdle` and `spare` are volatile
+     * mirrors for the engine's lock-free reads on the upcall path, written under `lock` at the end of every critical
+     * section that changes what they mirror (enqueue(), publish()).
+     *
+     * Algorithm. Idle workers park with LockSupport.
      * - execute: with an idle worker, append the upcall to `backlog` and, unless a woken worker is already on its way
      *   (`wakeInFlight`), take one worker off `idle` (the head = most recently idle when `lifo`, else the tail),
      *   mark it `woken` and unpark it after unlocking. With none idle and fewer than `maxThreads` counted alive, count
@@ -43,30 +53,35 @@ final class WorkerPool implements Executor {
      *   TaskQueue). Otherwise append to the bounded `backlog`, or reject.
      * - A worker that finishes an upcall, or wakes `woken` (clearing `wakeInFlight`), takes the backlog's head and,
      *   if more wait and workers are idle, wakes the next one itself: a cascade, as LinkedBlockingQueue's takers
-     *   signal each other. The loop thread thus unparks at most one worker per batch of ready channels instead of
-     *   one per channel; measured at 256 connections on 2 cores, one unpark per upcall on the loop thread (a direct
-     *   hand-off to each worker's slot) halved the throughput, because the loop is the bottleneck there. With the
-     *   backlog empty the worker pushes itself on the head of `idle` and parks until woken, the pool shuts down, or
-     *   its idle deadline passes while more than `coreThreads` workers are alive (then it leaves `idle` and ends).
+     *   signal each other. So the select loop, which calls execute for every ready channel and is the bottleneck when
+     *   many channels are ready at once (SelectorSequential with 256 connections), unparks at most one worker per
+     *   batch of ready channels instead of one per channel. With the backlog empty the worker pushes itself on the
+     *   head of `idle` and parks until woken, the pool shuts down, or its idle deadline passes while more than
+     *   `coreThreads` workers are alive (then it leaves `idle` and ends).
      * - shutdown: state SHUTDOWN, wake every idle worker (they end); busy and woken workers drain the backlog, then
      *   end. shutdownNow: state STOP, drop the backlog, interrupt every worker.
-     *
-     * Invariants (all under `lock`):
-     * - While the pool runs, `backlog` non-empty implies `idle` empty or `wakeInFlight`: execute queues with idle
-     *   workers only together with a wake-up (or behind one in flight), a worker goes idle only after finding the
-     *   backlog empty, and a woken worker clears `wakeInFlight` in the same critical section in which it takes a task
-     *   and passes the wake-up on. With `idle` empty, every worker counted alive is busy or woken and looks at the
-     *   backlog before it parks, so no upcall is stranded.
-     * - `woken` is set only on a worker taken off `idle`, so a worker that decides to retire (in one critical section
-     *   with leaving `idle`, after checking `woken`) is never the one a wake-up was meant for: an upcall queued at the
-     *   moment the deadline passes still runs.
-     * - `alive <= maxThreads`: a worker is counted (and `created` incremented) under the lock before its thread
-     *   starts, and uncounted in the same critical section in which it decides to end. At most `coreThreads` workers
-     *   park without a deadline, because each checks `alive <= coreThreads` under the lock, counting itself.
-     * - Terminated = state != RUNNING and alive == 0; `terminated` is signalled when the last worker leaves.
-     *
      * If a thread cannot be started (the JVM is out of native threads), the reservation is undone and the task is
      * rejected; upcalls queued in that window are taken by the other workers, or by the next execute's new thread.
+     *
+     * Invariants (all under `lock`, at every unlock; checked by checkInvariants() in tests):
+     * 1. While the pool runs, `backlog` non-empty implies `idle` empty or `wakeInFlight`: execute queues with idle
+     *    workers only together with a wake-up (or behind one in flight), a worker goes idle only after finding the
+     *    backlog empty, and a woken worker clears `wakeInFlight` in the same critical section in which it takes a
+     *    task and passes the wake-up on. With `idle` empty, every worker counted alive is busy or woken and looks at
+     *    the backlog before it parks, so no upcall is stranded.
+     * 2. `woken` is set only on a worker taken off `idle`, and on at most one worker: exactly while `wakeInFlight`.
+     *    So a worker that decides to retire (in one critical section with leaving `idle`, after checking `woken`) is
+     *    never the one a wake-up was meant for: an upcall queued at the moment the deadline passes still runs.
+     * 3. `alive == workers.size() == created - retired <= maxThreads`, and `idle` is a set of distinct members of
+     *    `workers`: a worker is counted (and `created` incremented) under the lock before its thread starts, and
+     *    uncounted in the same critical section in which it decides to end. At most `coreThreads` workers park
+     *    without a deadline, because each checks `alive <= coreThreads` under the lock, counting itself.
+     * 4. The volatile mirrors equal what they mirror: `backlogSize == backlog.size()`, `anyIdle == !idle.isEmpty()`,
+     *    `spare == anyIdle || alive < maxThreads`.
+     * 5. Terminated = state != RUNNING and alive == 0; `terminated` is signalled when the last worker leaves.
+     *
+     * Costs. execute and each worker's turn between upcalls take `lock` once, for O(1) deque work; the unpark or
+     * thread start happens after unlocking. An idle worker costs a parked thread and nothing else: no polling.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(WorkerPool.class);
@@ -88,7 +103,7 @@ final class WorkerPool implements Executor {
     /** Signalled (under `lock`) when the pool has shut down and its last worker has left. */
     private final Condition terminated = lock.newCondition();
 
-    /** Parked workers with an empty slot; the head went idle last. Under `lock`. */
+    /** Parked workers waiting to be woken; the head went idle last. Under `lock`. */
     private final ArrayDeque<Worker> idle = new ArrayDeque<>();
 
     /** Upcalls waiting for a worker, oldest first. Under `lock`. */
@@ -118,10 +133,13 @@ final class WorkerPool implements Executor {
     /** Workers counted alive (started or about to start). Under `lock`. */
     private int alive;
 
-    /** Statistics since the pool was created. Under `lock`. */
+    /** Workers counted since the pool was created. Under `lock`. */
     private long created;
 
+    /** Workers uncounted (ended) since the pool was created. Under `lock`. */
     private long retired;
+
+    /** Upcalls run to completion since the pool was created. Under `lock`. */
     private long completed;
 
     static WorkerPool create(EngineSettings settings, String threadPrefix) {
@@ -397,6 +415,47 @@ final class WorkerPool implements Executor {
         }
     }
 
+    /**
+     * Asserts the invariants of the implementation notes (1 to 4) under `lock`, for tests. They hold at every unlock,
+     * so this may be called at any time, also while upcalls run.
+     *
+     * @throws IllegalStateException naming the first invariant found broken
+     */
+    void checkInvariants() {
+        lock.lock();
+        try {
+            check(
+                    state != RUNNING || backlog.isEmpty() || idle.isEmpty() || wakeInFlight,
+                    "1: upcalls wait while workers are idle and none is woken");
+            int wokenWorkers = 0;
+            for (Worker worker : workers) {
+                if (worker.woken) {
+                    wokenWorkers++;
+                    check(!idle.contains(worker), "2: a woken worker is still on idle");
+                }
+            }
+            check(
+                    wokenWorkers == (wakeInFlight ? 1 : 0),
+                    "2: " + wokenWorkers + " woken workers, wakeInFlight " + wakeInFlight);
+            check(alive == workers.size(), "3: alive " + alive + " but " + workers.size() + " workers");
+            check(alive == created - retired, "3: alive " + alive + " != created - retired");
+            check(alive <= maxThreads, "3: alive " + alive + " > maxThreads " + maxThreads);
+            check(workers.containsAll(idle), "3: an idle worker is not counted");
+            check(new HashSet<>(idle).size() == idle.size(), "3: a worker is on idle twice");
+            check(backlogSize == backlog.size(), "4: backlogSize " + backlogSize + " != " + backlog.size());
+            check(anyIdle == !idle.isEmpty(), "4: anyIdle " + anyIdle);
+            check(spare == (anyIdle || alive < maxThreads), "4: spare " + spare);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private static void check(boolean holds, String invariant) {
+        if (!holds) {
+            throw new IllegalStateException("WorkerPool invariant " + invariant);
+        }
+    }
+
     /** Under `lock`. */
     private void signalIfTerminated() {
         if (state != RUNNING && alive == 0) {
@@ -404,7 +463,7 @@ final class WorkerPool implements Executor {
         }
     }
 
-    /** One worker thread and its hand-off slot. */
+    /** One worker thread: runs its first upcall, then takes upcalls from the backlog until it ends. */
     private final class Worker implements Runnable {
 
         final Thread thread;
@@ -520,7 +579,7 @@ final class WorkerPool implements Executor {
             }
         }
 
-        /** An interrupt meant for the previous task (shutdownNow) must not reach the next. */
+        /** An interrupt meant for the task that just ended (shutdownNow) must not reach the next. */
         private Runnable clearInterrupt(Runnable task) {
             Thread.interrupted();
             return task;

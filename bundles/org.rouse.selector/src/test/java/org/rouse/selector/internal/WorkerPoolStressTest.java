@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,7 +22,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Many producers against a pool whose idle timeout is 1 ms, so that hand-offs keep racing workers whose deadline is
  * passing: every task must run exactly once, the pool never has more than its maximum of threads, and threads
- * retire and are re-created throughout.
+ * retire and are re-created throughout. The pool's invariants are checked while it runs (they hold at every unlock of
+ * its lock) and at the quiescent points after the last task and after termination.
  */
 class WorkerPoolStressTest {
 
@@ -46,6 +48,7 @@ class WorkerPoolStressTest {
         AtomicInteger mostRunning = new AtomicInteger();
         AtomicInteger mostThreads = new AtomicInteger();
         AtomicLong rejections = new AtomicLong();
+        AtomicReference<IllegalStateException> broken = new AtomicReference<>();
         CyclicBarrier go = new CyclicBarrier(PRODUCERS);
         List<Thread> producers = new ArrayList<>();
         try {
@@ -74,6 +77,11 @@ class WorkerPoolStressTest {
                                 }
                                 if (random.nextInt(64) == 0) {
                                     mostThreads.accumulateAndGet(pool.threads(), Math::max);
+                                    try {
+                                        pool.checkInvariants();
+                                    } catch (IllegalStateException e) {
+                                        broken.compareAndSet(null, e);
+                                    }
                                     // a pause around the 1 ms idle timeout lets workers reach their deadline
                                     LockSupport.parkNanos(random.nextLong(500_000, 2_000_000));
                                 }
@@ -87,6 +95,10 @@ class WorkerPoolStressTest {
                 producer.join();
             }
             assertTrue(allRan.await(30, TimeUnit.SECONDS), "every accepted task ran");
+            if (broken.get() != null) {
+                throw broken.get();
+            }
+            pool.checkInvariants();
             System.out.printf(
                     "WorkerPoolStressTest(mru=%s): %d tasks, threads created %d, retired %d, rejections %d%n",
                     mostRecentlyIdleFirst, total, pool.threadsCreated(), pool.threadsRetired(), rejections.get());
@@ -102,6 +114,7 @@ class WorkerPoolStressTest {
             pool.shutdown();
             assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
         }
+        pool.checkInvariants();
         assertEquals(total, pool.completed());
         assertEquals(0, pool.threads());
         assertEquals(pool.threadsCreated(), pool.threadsRetired());

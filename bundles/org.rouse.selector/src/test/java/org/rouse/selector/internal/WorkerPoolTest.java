@@ -33,11 +33,14 @@ class WorkerPoolTest {
 
     private final List<WorkerPool> pools = new ArrayList<>();
 
+    /** Every test ends at a quiescent point: the pool's invariants hold there, and again once it has terminated. */
     @AfterEach
     void tearDown() throws InterruptedException {
         for (WorkerPool pool : pools) {
+            pool.checkInvariants();
             pool.shutdownNow();
             assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS), "workers ended");
+            pool.checkInvariants();
         }
     }
 
@@ -147,6 +150,7 @@ class WorkerPoolTest {
         pool.execute(fourth::countDown);
         assertEquals(1, pool.queued(), "queued only once the maximum is busy");
         assertEquals(3, pool.threadsCreated());
+        pool.checkInvariants(); // an upcall waits, legitimately: no worker is idle
 
         release.countDown();
         assertTrue(fourth.await(10, TimeUnit.SECONDS), "a finishing worker takes the queued upcall");
@@ -238,6 +242,7 @@ class WorkerPoolTest {
         release.countDown();
         assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
         assertEquals(2, queuedRan.get(), "queued upcalls ran after shutdown");
+        pool.checkInvariants();
         assertEquals(0, pool.threads());
         assertEquals(2, pool.threadsRetired());
         assertEquals(4, pool.completed());

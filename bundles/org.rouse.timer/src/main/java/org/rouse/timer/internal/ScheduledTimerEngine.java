@@ -19,15 +19,23 @@ import org.slf4j.LoggerFactory;
  * An alternative timer engine kept for comparison (tests swap between it and the wheel; benchmarks measure against
  * it) and not registered as a service: deadlines on a one-thread {@link ScheduledThreadPoolExecutor} (its thread waits exactly
  * until the earliest deadline, never on a tick), handlers on a fixed worker pool.
- *
- * <p>Implementation notes. {@link #armed} maps each armed entry to its scheduled future; removing an entry from it is
- * the single point that decides between expiry, disarm and drain, so each arming leaves at most one way. {@link #arm}
- * and {@link #drain} both run under {@link #lifecycle}, which makes them linearizable as the SPI requires; a drained
- * engine accepts entries again, a shut-down one never. The scheduler is built with remove-on-cancel, so a cancelled timer leaves the
- * heap at once instead of at its deadline. Costs: O(log n) per arm and disarm (the heap); {@link WheelTimerEngine}, the
- * default, is O(1).
  */
 public final class ScheduledTimerEngine implements TimerEngine {
+
+    /*
+     * Implementation notes.
+     *
+     * Layout. `armed` maps each armed entry to its scheduled future.
+     *
+     * Invariants.
+     * 1. Removing an entry from `armed` is the single point that decides between expiry, disarm and drain, so each
+     *    arming leaves at most one way.
+     * 2. `arm` and `drain` both run under `lifecycle`, which makes them linearizable as the SPI requires; a drained
+     *    engine accepts entries again, a shut-down one never.
+     *
+     * Costs. The scheduler is built with remove-on-cancel, so a cancelled timer leaves the heap at once instead of at
+     * its deadline. O(log n) per arm and disarm (the heap); WheelTimerEngine, the default, is O(1).
+     */
 
     static final String NAME = "jdk-scheduled";
 

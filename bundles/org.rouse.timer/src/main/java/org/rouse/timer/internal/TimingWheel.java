@@ -7,47 +7,43 @@ import org.rouse.timer.spi.TimerEntry;
 /**
  * A hierarchical timing wheel on absolute ticks with occupancy bitmaps. Not thread-safe: the engine's lock guards
  * every call. Time is passed in, never read here, so tests drive it with a synthetic clock.
- *
- * <p>Implementation notes.
- *
- * <p><b>Sources.</b> G. Varghese and T. Lauck, "Hashed and Hierarchical Timing Wheels" (SOSP 1987, scheme 7:
- * hierarchical wheels with cascading); Apache Kafka's {@code TimingWheel} (a wheel that is advanced to the next
- * occupied bucket instead of ticking through empty ones); Linux's {@code kernel/time/timer.c} (64-slot levels, a
- * pending bitmap searched with find-next-bit, levels chosen from the expiry's bits).
- *
- * <p><b>Layout.</b> A deadline {@code d} becomes the tick {@code t = (d - origin) >> tickShift}. {@link #current} is
- * the last tick reached. There are {@value #LEVELS} levels of 64 slots; a slot index is one 6-bit digit of a tick
- * (level {@code k} uses bits {@code 6k..6k+5}). An entry with {@code t > current} lives at the level of the highest
- * digit in which {@code t} and {@code current} differ ({@code t ^ current}), in the slot named by {@code t}'s digit
- * there. Each level has a {@code long} bitmap of non-empty slots, so finding the next occupied slot is one
- * {@link Long#numberOfTrailingZeros}: no slot is ever visited because time passed over it. Entries with
- * {@code t <= current} are in {@link #reached}, a small min-heap on exact deadlines, which is what lets the
- * dispatcher wake at a timer's own deadline rather than at a tick boundary. Entries whose highest differing digit is
- * above the top level are in {@link #overflow}, a min-heap; they enter the wheel when {@code current} reaches their
- * top block.
- *
- * <p><b>Invariants</b> (checked by {@link #checkInvariants()} in tests):
- *
- * <ol>
- *   <li>An entry at level {@code k} has the same digits as {@code current} above {@code k}, and a larger digit at
- *       {@code k}. So every occupied slot of level {@code k} has an index greater than {@code current}'s digit there,
- *       every entry of level {@code k} is due before every entry of level {@code k + 1}, and the lowest set bit of
- *       the lowest non-empty level is the next thing that happens.
- *   <li>{@link #advance} never moves {@code current} past that next event; it moves to it, handles it (a level-0
- *       slot goes to {@link #reached}; a higher slot is cascaded: each entry is placed again relative to the new
- *       {@code current}, which puts it strictly lower), and repeats. Moving {@code current} up to a tick before the
- *       next event keeps invariant 1, because nothing lies in between.
- *   <li>A slot's {@link #slotMinimum} is a lower bound of its entries' deadlines (exact until an entry is removed);
- *       it is what the dispatcher parks until, so a cascade happens when its first entry is due, not at the slot's
- *       boundary, and a far timer costs no wakeups on its way down.
- *   <li>{@link #size} counts entries in slots, {@link #reached} and {@link #overflow}.
- * </ol>
- *
- * <p><b>Costs.</b> {@link #add} and {@link #remove} are O(1) for slots (list link, bitmap bit) and O(log n) only in
- * the two heaps, which hold the entries of the current tick and those beyond the wheel's span ({@code 2^36} ticks).
- * Each entry is cascaded at most once per level.
  */
 final class TimingWheel {
+
+    /*
+     * Implementation notes.
+     *
+     * Sources. G. Varghese and T. Lauck, "Hashed and Hierarchical Timing Wheels" (SOSP 1987, scheme 7: hierarchical
+     * wheels with cascading); Apache Kafka's TimingWheel (a wheel that is advanced to the next occupied bucket instead
+     * of ticking through empty ones); Linux's kernel/time/timer.c (64-slot levels, a pending bitmap searched with
+     * find-next-bit, levels chosen from the expiry's bits).
+     *
+     * Layout. A deadline d becomes the tick t = (d - origin) >> tickShift. `current` is the last tick reached. There
+     * are LEVELS levels of 64 slots; a slot index is one 6-bit digit of a tick (level k uses bits 6k..6k+5). An entry
+     * with t > current lives at the level of the highest digit in which t and current differ (t ^ current), in the slot
+     * named by t's digit there. Each level has a long bitmap of non-empty slots, so finding the next occupied slot is
+     * one Long.numberOfTrailingZeros: no slot is ever visited because time passed over it. Entries with t <= current
+     * are in `reached`, a small min-heap on exact deadlines, which is what lets the dispatcher wake at a timer's own
+     * deadline rather than at a tick boundary. Entries whose highest differing digit is above the top level are in
+     * `overflow`, a min-heap; they enter the wheel when current reaches their top block.
+     *
+     * Invariants (checked by `checkInvariants` in tests):
+     * 1. An entry at level k has the same digits as current above k, and a larger digit at k. So every occupied slot of
+     *    level k has an index greater than current's digit there, every entry of level k is due before every entry of
+     *    level k + 1, and the lowest set bit of the lowest non-empty level is the next thing that happens.
+     * 2. `advance` never moves current past that next event; it moves to it, handles it (a level-0 slot goes to
+     *    `reached`; a higher slot is cascaded: each entry is placed again relative to the new current, which puts it
+     *    strictly lower), and repeats. Moving current up to a tick before the next event keeps invariant 1, because
+     *    nothing lies in between.
+     * 3. A slot's `slotMinimum` is a lower bound of its entries' deadlines (exact until an entry is removed); it is
+     *    what the dispatcher parks until, so a cascade happens when its first entry is due, not at the slot's boundary,
+     *    and a far timer costs no wakeups on its way down.
+     * 4. `size` counts entries in slots, `reached` and `overflow`.
+     *
+     * Costs. `add` and `remove` are O(1) for slots (list link, bitmap bit) and O(log n) only in the two heaps, which
+     * hold the entries of the current tick and those beyond the wheel's span (2^36 ticks). Each entry is cascaded at
+     * most once per level.
+     */
 
     static final int LEVELS = 6;
     static final int SLOT_BITS = 6;

@@ -21,19 +21,6 @@ import org.slf4j.LoggerFactory;
 /**
  * The default timer engine: a {@link TimingWheel} and one dispatcher thread that parks exactly until the next
  * deadline, with handlers on a fixed worker pool.
- *
- * <p>Implementation notes. One lock ({@link #lock}) guards the wheel; {@code arm}, {@code disarm} and {@code drain}
- * take it for O(1) work (O(log k) for the few entries of the current tick), so arm and drain are linearizable as the
- * SPI requires and a cancelled timer leaves the wheel at once. The dispatcher takes the lock to advance the wheel and
- * collect what is due, computes its next wake-up time, records it in {@link #parkedUntil}, clears {@link #awake} and
- * parks after releasing the lock; it calls {@link TimerEntry#expire()} outside the lock (the front's handle takes its
- * own monitor afterwards). An arm whose deadline is earlier than {@code parkedUntil} while the dispatcher is not
- * awake sets {@code awake} and unparks it: at most one unpark per park, none while the dispatcher is running (it
- * re-reads the wheel under the lock before parking again), and none for a later deadline. {@code LockSupport}'s
- * permit covers an unpark that lands between the unlock and the park. Disarming never wakes the dispatcher: at
- * worst it wakes once at the removed timer's deadline and finds nothing due. With nothing armed it parks without a
- * timeout. The optional spin parks until {@code spin} before the deadline and busy-waits the rest, stopping early if
- * an arm signals. Every return from a park counts as a wake-up ({@link #dispatcherWakeups()}).
  */
 @Component(
         service = TimerEngine.class,
@@ -41,6 +28,30 @@ import org.slf4j.LoggerFactory;
         property = {TimerEngine.ENGINE_NAME + "=" + WheelTimerEngine.NAME})
 @Designate(ocd = TimerEngineConfig.class)
 public final class WheelTimerEngine implements TimerEngine {
+
+    /*
+     * Implementation notes.
+     *
+     * Layout. One lock (`lock`) guards the wheel (TimingWheel), `shutDown`, `parkedUntil` and `parkedForever`. `awake`
+     * is false only while the dispatcher is (about to be) parked; written under the lock, read by the spin.
+     *
+     * Algorithm. arm, disarm and drain take the lock, so arm and drain are linearizable as the SPI requires and a
+     * cancelled timer leaves the wheel at once. The dispatcher takes the lock to advance the wheel and collect what is
+     * due, computes its next wake-up time, records it in `parkedUntil`, clears `awake` and parks after releasing the
+     * lock; it calls TimerEntry.expire() outside the lock (the front's handle takes its own monitor afterwards). An arm
+     * whose deadline is earlier than parkedUntil while the dispatcher is not awake sets awake and unparks it. With
+     * nothing armed the dispatcher parks without a timeout. The optional spin parks until spin before the deadline and
+     * busy-waits the rest, stopping early if an arm signals.
+     *
+     * Invariants.
+     * 1. At most one unpark per park, none while the dispatcher is running (it re-reads the wheel under the lock before
+     *    parking again), and none for a later deadline.
+     * 2. No wake-up is lost: LockSupport's permit covers an unpark that lands between the unlock and the park.
+     *
+     * Costs. arm, disarm and drain do O(1) work under the lock (O(log k) for the few entries of the current tick).
+     * Disarming never wakes the dispatcher: at worst it wakes once at the removed timer's deadline and finds nothing
+     * due. Every return from a park counts as a wake-up (`dispatcherWakeups`), so idle cost is visible.
+     */
 
     static final String PID = "org.rouse.timer.engine";
     static final String NAME = "wheel";

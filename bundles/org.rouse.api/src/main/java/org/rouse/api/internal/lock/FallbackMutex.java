@@ -6,12 +6,17 @@ import org.rouse.lock.spi.LockPrimitive;
 /**
  * The primitive every facade uses while no lock engine is registered: a small non-reentrant mutex, so that a lock
  * can always be taken and no facade keeps a class loader of an engine that went away.
- *
- * <p>Implementation notes: the textbook exclusive {@link AbstractQueuedSynchronizer} (state 0 = free, 1 = held;
- * acquire by CAS 0 -> 1, release by a volatile store of 0, which is the release ordering the facade's swap protocol
- * relies on). Not fair: a releasing thread may be overtaken by a newcomer, as with {@code ReentrantLock()}.
  */
 final class FallbackMutex implements LockPrimitive {
+
+    /*
+     * Implementation notes.
+     *
+     * Sources. The textbook exclusive AbstractQueuedSynchronizer (state 0 = free, 1 = held; acquire by CAS 0 -> 1,
+     * release by a volatile store of 0, which is the release ordering the facade's swap protocol relies on).
+     *
+     * Costs. Not fair: a releasing thread may be overtaken by a newcomer, as with ReentrantLock().
+     */
 
     /** The strategy name facades report while they use this primitive. */
     static final String STRATEGY = "fallback";

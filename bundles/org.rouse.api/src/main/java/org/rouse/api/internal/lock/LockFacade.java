@@ -33,61 +33,64 @@ public final class LockFacade implements SwappableLock {
     /*
      * Implementation notes.
      *
+     * Sources. The admission check (acquire the current primitive, then re-read `current`) is the swap protocol of
+     * docs/design.md, "Fronts and engines"; the condition queues work like AQS's ConditionObject (a FIFO of nodes per
+     * condition, a node's status changed by CAS).
+     *
      * Terms. A thread "holds the facade" from the moment it owns the primitive `current` *and* has re-read `current`
      * and found that same primitive, until it starts its final unlock. Primitives are never reused: the front makes a
      * new one for every swap, so `p == current` cannot be fooled by ABA.
      *
-     * Acquire (docs/design.md): p = current; acquire p; if (p == current) we hold the facade; else release p and
-     * retry. The first attempt is p.tryLock() (no clock read); only when it fails is the acquisition contended and
-     * timed with System.nanoTime().
+     * Algorithm. Acquire: p = current; acquire p; if (p == current) we hold the facade; else release p and retry. The
+     * first attempt is p.tryLock() (no clock read); only when it fails is the acquisition contended and timed with
+     * System.nanoTime().
      *
-     * Swap (never blocks the swapper): swapTo(next) stores pending = next (volatile; the latest request wins) and
-     * calls helpPendingSwap(): if current.tryLock() succeeds and it is still current, the swapper holds the only
-     * admission ticket, so it sets current = pending and releases the old primitive. If tryLock fails, the thread
-     * that owns the primitive finishes the swap: a facade holder does it in its final unlock, before releasing the
-     * old primitive (release()).
+     * Swap (never blocks the swapper): swapTo(next) stores pending = next (volatile; the latest request wins) and calls
+     * helpPendingSwap(): if current.tryLock() succeeds and it is still current, the swapper holds the only admission
+     * ticket, so it sets current = pending and releases the old primitive. If tryLock fails, the thread that owns the
+     * primitive finishes the swap: a facade holder does it in its final unlock, before releasing the old primitive
+     * (release()).
      *
-     * Invariant 1 (only an owner of `current` writes `current`): both writers (release() and helpPendingSwap())
-     * write it while owning the primitive that is `current` at that moment.
-     *
-     * Mutual exclusion. Let T hold the facade through p. From T's check `p == current` until T's final unlock,
-     * `current` stays p, because by invariant 1 only an owner of p can change it and T owns p. Any other thread U
-     * holding the facade through q != p checked `q == current` at some instant, which therefore lies outside T's
-     * interval; by the same argument `current` stays q from U's check until U's final unlock, and so U's whole hold
-     * lies outside T's interval. Holders of the old and the new primitive thus never overlap. The unlocking thread
-     * does keep owning the *old* primitive for a moment after publishing `current = next`; it has already left its
-     * critical section (owner cleared), and meanwhile the old primitive only turns away stale acquirers.
-     *
-     * Visibility. The holder's writes happen-before its volatile write of `current` (or its release of the primitive);
-     * the next holder read that `current` (or acquired that primitive). So fields written only by holders (owner,
-     * holds, counters, condition queues) need no further ordering: they are guarded by the facade lock itself.
-     *
-     * A primitive is never acquired twice by one thread (the SPI contract; a ReentrantLock-based primitive would
-     * let it succeed): so a swapTo() called by the facade's own holder only records the request, and its final
-     * unlock performs it.
-     *
-     * Liveness of a swap. A swap request must not be stranded when the swapper's tryLock fails. The holder releases
-     * the primitive (a volatile store in every primitive of Rouse) and then re-reads `pending`; the swapper writes
-     * `pending` and then reads the primitive's state in tryLock. By the sequential consistency of volatile accesses
-     * one of them sees the other: either the swapper's tryLock succeeds, or the releasing thread sees `pending` and
-     * helps. The same re-check runs after a timed or interrupted acquisition gives up, for primitives (like a fair
-     * ReentrantLock) whose tryLock fails while a queued waiter is about to leave. Waiters queued on an old primitive
-     * drain: every owner of an old primitive releases it promptly, waking the next, who retries on `current`.
-     *
-     * Statistics. Counters are plain fields written by the holder (racy snapshots for monitoring). A contended
-     * acquisition already read the clock, so its wait goes into a histogram (LockHistograms, made on the first
-     * contended acquisition: a lock that is never contended allocates nothing). Hold times are sampled, one outermost
-     * acquisition in HOLD_SAMPLE_EVERY, and only once the lock has been contended: the uncontended path pays one
-     * plain read of `histograms` and one test of `holdStart` in unlock. Engine-side counters
-     * (spins, parks, hand-offs) live in the primitive; the swap adds the old primitive's counts to `retired*` while
-     * owning it, so they survive swaps (waiters still draining from an old primitive after that are not counted).
+     * A primitive is never acquired twice by one thread (the SPI contract; a ReentrantLock-based primitive would let it
+     * succeed): so a swapTo() called by the facade's own holder only records the request, and its final unlock performs
+     * it.
      *
      * Conditions. Each Condition keeps its own FIFO queue of Waiter nodes inside the facade, so no signal is lost
-     * across a swap. The queue is touched only by facade holders. A node moves WAITING -> SIGNALLED (signal) or
-     * WAITING -> CANCELLED (timeout or interrupt) by CAS, so a signal either wakes a waiter that will return normally
-     * or skips a cancelled one and goes on to the next: never both, never neither. await releases the full hold
-     * count through the normal release (which also completes pending swaps), parks until its node leaves WAITING,
-     * then reacquires like lock() and restores the hold count.
+     * across a swap. The queue is touched only by facade holders. A node moves WAITING -> SIGNALLED (signal) or WAITING
+     * -> CANCELLED (timeout or interrupt) by CAS, so a signal either wakes a waiter that will return normally or skips
+     * a cancelled one and goes on to the next: never both, never neither. await releases the full hold count through
+     * the normal release (which also completes pending swaps), parks until its node leaves WAITING, then reacquires
+     * like lock() and restores the hold count.
+     *
+     * Invariants.
+     * 1. Only an owner of `current` writes `current`: both writers (release() and helpPendingSwap()) write it while
+     *    owning the primitive that is `current` at that moment.
+     * 2. Mutual exclusion. Let T hold the facade through p. From T's check `p == current` until T's final unlock,
+     *    `current` stays p, because by invariant 1 only an owner of p can change it and T owns p. Any other thread U
+     *    holding the facade through q != p checked `q == current` at some instant, which therefore lies outside T's
+     *    interval; by the same argument `current` stays q from U's check until U's final unlock, and so U's whole hold
+     *    lies outside T's interval. Holders of the old and the new primitive thus never overlap. The unlocking thread
+     *    does keep owning the *old* primitive for a moment after publishing `current = next`; it has already left its
+     *    critical section (owner cleared), and meanwhile the old primitive only turns away stale acquirers.
+     * 3. Visibility. The holder's writes happen-before its volatile write of `current` (or its release of the
+     *    primitive); the next holder read that `current` (or acquired that primitive). So fields written only by
+     *    holders (owner, holds, counters, condition queues) need no further ordering: they are guarded by the facade
+     *    lock itself.
+     * 4. Liveness of a swap. A swap request must not be stranded when the swapper's tryLock fails. The holder releases
+     *    the primitive (a volatile store in every primitive of Rouse) and then re-reads `pending`; the swapper writes
+     *    `pending` and then reads the primitive's state in tryLock. By the sequential consistency of volatile accesses
+     *    one of them sees the other: either the swapper's tryLock succeeds, or the releasing thread sees `pending` and
+     *    helps. The same re-check runs after a timed or interrupted acquisition gives up, for primitives (like a fair
+     *    ReentrantLock) whose tryLock fails while a queued waiter is about to leave. Waiters queued on an old primitive
+     *    drain: every owner of an old primitive releases it promptly, waking the next, who retries on `current`.
+     *
+     * Costs. Counters are plain fields written by the holder (racy snapshots for monitoring). A contended acquisition
+     * already read the clock, so its wait goes into a histogram (LockHistograms, made on the first contended
+     * acquisition: a lock that is never contended allocates nothing). Hold times are sampled, one outermost acquisition
+     * in HOLD_SAMPLE_EVERY, and only once the lock has been contended: the uncontended path pays one plain read of
+     * `histograms` and one test of `holdStart` in unlock. Engine-side counters (spins, parks, hand-offs) live in the
+     * primitive; the swap adds the old primitive's counts to `retired*` while owning it, so they survive swaps (waiters
+     * still draining from an old primitive after that are not counted).
      */
 
     private static final VarHandle PENDING;

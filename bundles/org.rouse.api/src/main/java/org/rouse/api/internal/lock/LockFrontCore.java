@@ -31,11 +31,15 @@ import org.slf4j.LoggerFactory;
 public final class LockFrontCore {
 
     /*
-     * Implementation notes: one monitor (this) orders engine changes, configuration changes and facade creation, so
-     * every facade is made with, and swapped to, the engine and policy in force. Swapping a facade never blocks (see
-     * LockFacade), so it is safe under the monitor. Live facades are tracked weakly: a consumer that drops an
-     * anonymous lock lets it be collected. Lock order: view/shared maps, then this monitor; the monitor never calls
-     * into a view.
+     * Implementation notes.
+     *
+     * Layout. One monitor (this) orders engine changes, configuration changes and facade creation, so every facade is
+     * made with, and swapped to, the engine and policy in force. Live facades are tracked weakly: a consumer that
+     * drops an anonymous lock lets it be collected.
+     *
+     * Invariants.
+     * 1. Swapping a facade never blocks (see LockFacade), so it is safe under the monitor.
+     * 2. Lock order: view/shared maps, then this monitor; the monitor never calls into a view.
      */
 
     /** The PID of the front's configuration. */

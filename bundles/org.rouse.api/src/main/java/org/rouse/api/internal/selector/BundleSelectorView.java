@@ -39,13 +39,14 @@ public final class BundleSelectorView implements SelectorService {
     /*
      * Implementation notes.
      *
-     * register() validates everything before it changes anything, then reserves a slot under the cap (CAS on
-     * `count`), claims the channel across all views, records the handle and only then attaches it. Each failing
-     * step undoes the earlier ones, so a failed register leaves nothing behind.
+     * Algorithm. register() validates everything before it changes anything, then reserves a slot under the cap (CAS on
+     * `count`), claims the channel across all views, records the handle and only then attaches it.
      *
-     * release() versus a concurrent register(): release sets `released` and then closes every handle in `handles`;
-     * register adds its handle to `handles` and then re-checks `released`. Whichever runs second sees the other, so
-     * a handle registered concurrently with release is closed by one of them (close is idempotent).
+     * Invariants.
+     * 1. A failed register leaves nothing behind (each failing step undoes the earlier ones).
+     * 2. release() versus a concurrent register(): release sets `released` and then closes every handle in `handles`;
+     *    register adds its handle to `handles` and then re-checks `released`. Whichever runs second sees the other, so
+     *    a handle registered concurrently with release is closed by one of them (close is idempotent).
      */
 
     private static final int SOCKET_OPS = SelectionKey.OP_READ | SelectionKey.OP_WRITE | SelectionKey.OP_CONNECT;

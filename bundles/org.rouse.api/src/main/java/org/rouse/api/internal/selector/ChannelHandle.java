@@ -24,19 +24,27 @@ public final class ChannelHandle implements ChannelRegistration {
     /*
      * Implementation notes.
      *
-     * Two objects, one state: ChannelRegistration.interestOps() (what the consumer asked for) and
-     * SelectorEntry.interestOps() (what to select now: zero while suspended or during an upcall) have the same
-     * signature, so the engine-facing view is the inner EngineEntry.
+     * Sources. omniORB's missing post-upcall wakeup (docs/selector.md): after an upcall the channel is re-armed and the
+     * loop woken at once.
      *
-     * Upcalls: EngineEntry.dispatch claims `inUpcall` by CAS. A second dispatch while one runs (possible for a
-     * moment when the channel is known to two engines during a swap, or when an update re-armed a key between the
-     * engine zeroing it and the worker starting) returns at once: readiness is level-triggered and the running
-     * upcall re-arms when it ends. After the handler returns, the flag is cleared and the entry is updated in
-     * whichever engine is active *now*, which re-arms the key and wakes that engine's loop (the omniORB fix).
+     * Layout. Two objects, one state: ChannelRegistration.interestOps() (what the consumer asked for) and
+     * SelectorEntry.interestOps() (what to select now: zero while suspended or during an upcall) have the same
+     * signature, so the engine-facing view is the inner EngineEntry. `inUpcall` says whether a handler runs; `state` is
+     * VALID, CANCELLED or CLOSED.
+     *
+     * Algorithm. Upcalls: EngineEntry.dispatch claims `inUpcall` by CAS. A second dispatch while one runs (possible for
+     * a moment when the channel is known to two engines during a swap, or when an update re-armed a key between the
+     * engine zeroing it and the worker starting) returns at once: readiness is level-triggered and the running upcall
+     * re-arms when it ends. After the handler returns, the flag is cleared and the entry is updated in whichever engine
+     * is active at that moment, which re-arms the key and wakes that engine's loop.
      *
      * Life cycle: state goes VALID -> CANCELLED or VALID -> CLOSED (or CANCELLED -> CLOSED, which only closes the
-     * channel) by CAS; the winner detaches the entry, releases the view's slot and the channel claim, and (for
-     * VALID -> CLOSED) closes the channel and calls onClosed once.
+     * channel) by CAS; the winner detaches the entry, releases the view's slot and the channel claim, and (for VALID ->
+     * CLOSED) closes the channel and calls onClosed once.
+     *
+     * Invariants.
+     * 1. At most one handler of a channel runs at a time (the CAS on `inUpcall`).
+     * 2. Each end of life (cancel, close) is performed once, by the winner of the CAS on `state`.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(ChannelHandle.class);

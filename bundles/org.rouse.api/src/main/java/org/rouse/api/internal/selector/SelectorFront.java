@@ -42,13 +42,15 @@ public final class SelectorFront {
     /*
      * Implementation notes.
      *
-     * Engines may be bound before activate and unbound after deactivate (dynamic references), so the engine
-     * switching lives in SelectorFrontCore, created with the component and independent of activation. Binds and
-     * unbinds update RankedEngines and swap the front core under enginesLock, so the active engine always is the
-     * best-ranked one bound.
+     * Layout. Engines may be bound before activate and unbound after deactivate (dynamic references), so the engine
+     * switching lives in SelectorFrontCore, created with the component and independent of activation.
      *
-     * Views: the framework calls the factory's getService once per consuming bundle and ungetService when that
-     * bundle stops or releases the service; ungetService releases the view, closing its channels. Deactivate
+     * Invariants.
+     * 1. Binds and unbinds update RankedEngines and swap the front core under enginesLock, so the active engine always
+     *    is the best-ranked one bound.
+     *
+     * Algorithm. Views: the framework calls the factory's getService once per consuming bundle and ungetService when
+     * that bundle stops or releases the service; ungetService releases the view, closing its channels. Deactivate
      * unregisters the factory (which ungets every view) and releases any view left.
      */
 

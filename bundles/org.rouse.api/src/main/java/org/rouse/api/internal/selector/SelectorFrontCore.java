@@ -32,26 +32,30 @@ public final class SelectorFrontCore {
     /*
      * Implementation notes.
      *
-     * Swap protocol (docs/design.md, "Fronts and engines"): set active = next first, then drain the previous engine
-     * and attach every still-valid entry it returns to next. Engines make attach and drain linearizable: an attach
-     * overlapping a drain returns false and the attacher retries on the (new) active engine.
+     * Sources. The swap protocol of docs/design.md, "Fronts and engines", over the SelectorEngine contract: attach and
+     * drain are linearizable (an attach overlapping a drain returns false), and a drained engine accepts entries again.
      *
-     * Engines are reusable after a drain (the front falls back to a lower-ranked engine that it drained when a
-     * better one arrived), so an attach can also succeed on an engine that is no longer active: a thread that read
-     * `active` just before a swap. attach() therefore re-reads `active` after a successful attach; if it changed,
-     * it takes the entry back with detach() and retries. If detach() finds nothing, the swap's drain already owns
-     * the entry and will re-attach it. Either way exactly one party attaches the entry to the new engine.
+     * Layout. `swapLock` serializes swaps. `active` is the engine new registrations go to; it changes only under
+     * `parkLock`, which also guards the entries and loop tasks parked while there is no engine (or while the active
+     * engine refuses because it is shutting down). `claims` maps each channel to the one registration that holds it,
+     * across all views.
      *
-     * Cancel/close versus swap: a handle first leaves the VALID state, then detaches from the active engine. Every
-     * attacher checks validity after attaching and detaches again if the handle ended meanwhile, so an entry that
-     * ends during a swap is never left attached.
+     * Algorithm. A swap sets active = next first, then drains the engine it replaces and attaches every still-valid
+     * entry the drain returns to next. An attach refused by an engine retries on the (new) active engine. Because
+     * engines are reusable after a drain (the front falls back to a lower-ranked engine that it drained when a better
+     * one arrived), an attach can also succeed on an engine that has stopped being active: a thread that read `active`
+     * just before a swap. attach() therefore re-reads `active` after a successful attach; if it changed, it takes the
+     * entry back with detach() and retries. If detach() finds nothing, the swap's drain already owns the entry and will
+     * re-attach it. Cancel/close versus swap: a handle first leaves the VALID state, then detaches from the active
+     * engine; every attacher checks validity after attaching and detaches again if the handle ended meanwhile.
      *
-     * With no engine (or while the active engine refuses because it is shutting down), entries and loop tasks are
-     * parked; `active` changes only under parkLock, so a parker either sees the new engine or is seen by the swap
-     * that hands the parked work to it.
-     *
-     * One channel is claimed by at most one registration across all views (claims), so no bundle can take over a
-     * channel another bundle registered.
+     * Invariants.
+     * 1. After a swap, exactly one party attaches each live entry to the new engine: the attacher or the swap's drain.
+     * 2. An entry that ends during a swap is never left attached.
+     * 3. A parker either sees the new engine or is seen by the swap that hands the parked work to it (`active` changes
+     *    only under `parkLock`).
+     * 4. One channel is claimed by at most one registration across all views (`claims`), so no bundle can take over a
+     *    channel another bundle registered.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(SelectorFrontCore.class);

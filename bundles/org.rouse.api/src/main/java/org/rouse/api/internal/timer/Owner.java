@@ -12,12 +12,18 @@ import org.rouse.timer.TimerOwner;
 
 /**
  * A named group of timers whose handlers run one at a time.
- *
- * <p>Implementation notes: {@link #live} holds every timer that may still run, so that {@link #close()} can cancel
- * them. A schedule racing with close re-checks {@link #closed} after adding its timer and cancels it itself, so no
- * timer outlives its owner.
  */
 final class Owner implements TimerOwner {
+
+    /*
+     * Implementation notes.
+     *
+     * Layout. `live` holds every timer that may still run, so that `close` can cancel them.
+     *
+     * Invariants.
+     * 1. No timer outlives its owner: a schedule racing with close re-checks `closed` after adding its timer and
+     *    cancels it itself.
+     */
 
     private final BundleTimerView view;
     private final String name;

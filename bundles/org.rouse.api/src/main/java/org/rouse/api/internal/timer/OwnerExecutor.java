@@ -22,18 +22,29 @@ import org.rouse.timer.TimerHandler;
 
 /**
  * A {@link ScheduledExecutorService} over one {@link Owner}'s timers, with the JDK's semantics.
- *
- * <p>Implementation notes. Each task is a {@link FutureTask} run by a timer of the owner, so the view's tasks run one
- * at a time like every handler of that owner. A periodic task uses {@link FutureTask#runAndReset()} exactly as
- * {@link java.util.concurrent.ScheduledThreadPoolExecutor} does: a run that throws completes the future with the
- * exception and cancels the timer, so the task stops. {@link #live} holds this view's tasks that have not completed;
- * {@code shutdown} follows the JDK executor's default policies (delayed one-shots still run, periodic tasks are
- * cancelled) and {@code shutdownNow} disarms every task that has not started, returns them and interrupts the ones
- * running; neither touches other timers of the owner nor the engine. The view terminates when it is shut down and
- * {@link #live} is empty. Fixed-rate tasks whose run overruns the period coalesce missed runs (the owner's rule)
- * where the JDK would run them back to back.
  */
 final class OwnerExecutor extends AbstractExecutorService implements ScheduledExecutorService {
+
+    /*
+     * Implementation notes.
+     *
+     * Sources. java.util.concurrent.ScheduledThreadPoolExecutor: FutureTask.runAndReset() for periodic tasks and the
+     * default shutdown policies.
+     *
+     * Algorithm. Each task is a FutureTask run by a timer of the owner, so the view's tasks run one at a time like
+     * every handler of that owner. A periodic task uses FutureTask.runAndReset() exactly as
+     * java.util.concurrent.ScheduledThreadPoolExecutor does: a run that throws completes the future with the exception
+     * and cancels the timer, so the task stops. `live` holds this view's tasks that have not completed; shutdown
+     * follows the JDK executor's default policies (delayed one-shots still run, periodic tasks are cancelled) and
+     * shutdownNow disarms every task that has not started, returns them and interrupts the ones running; neither
+     * touches other timers of the owner nor the engine.
+     *
+     * Invariants.
+     * 1. The view terminates when it is shut down and `live` is empty.
+     *
+     * Costs. Fixed-rate tasks whose run overruns the period coalesce missed runs (the owner's rule) where the JDK would
+     * run them back to back.
+     */
 
     private final Owner owner;
     /** Tasks not yet completed, cancelled or handed back by shutdownNow; added by submitters, removed by anyone. */

@@ -6,14 +6,28 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Runs one owner's tasks one at a time, in submission order, on the active engine's workers.
- *
- * <p>Implementation notes: the classic serial executor (see the {@link java.util.concurrent.Executor} Javadoc) with an
- * atomic "scheduled" flag instead of a lock. At most one {@code run} of a queue is submitted or running at any time,
- * so an engine's worker queue never holds more than one task per owner. {@code run} takes a bounded batch so that a
- * busy owner yields its worker to others; after clearing the flag it re-checks the queue, which closes the window in
- * which a concurrent {@code submit} saw the flag still set.
  */
 final class SerialQueue implements Runnable {
+
+    /*
+     * Implementation notes.
+     *
+     * Sources. The serial executor of the java.util.concurrent.Executor Javadoc (SerialExecutor), with an atomic
+     * "scheduled" flag instead of a lock.
+     *
+     * Layout. `tasks` holds the owner's tasks in submission order; `scheduled` says whether a run of this queue is
+     * submitted or running.
+     *
+     * Invariants.
+     * 1. At most one run of a queue is submitted or running at any time (a submit executes the queue only after its CAS
+     *    of `scheduled` from false to true), so the owner's tasks run one at a time and an engine's worker queue never
+     *    holds more than one task per owner.
+     * 2. No task is stranded: after clearing the flag, run re-checks the queue, which closes the window in which a
+     *    concurrent submit saw the flag still set.
+     *
+     * Costs. A submit to a queue already scheduled is one queue insertion and one failed CAS. A run takes a bounded
+     * batch (BATCH tasks), so a busy owner yields its worker to others.
+     */
 
     private static final int BATCH = 32;
 

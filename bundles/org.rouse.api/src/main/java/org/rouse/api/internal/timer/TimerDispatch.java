@@ -13,19 +13,35 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Routes armings and tasks to the active timer engine and moves them when the active engine changes.
- *
- * <p>Implementation notes. The swap runs under {@link #swapLock}: it publishes {@code active = next} first, then
- * drains the previous engine and arms what the drain returned in {@code next}. Because an engine's {@code arm} and
- * {@code drain} are linearizable, an {@link #arm} racing with a swap either reached the old engine before the drain
- * (and is moved by it) or is refused by it; a refused caller then takes {@link #swapLock}, which makes it wait for the
- * swap to finish, and retries on the new engine. Because a drained engine accepts entries again (so that the front
- * can fall back to it), an arm that reached the old engine after its drain finds {@code active} changed and takes the
- * entry back with {@code disarm}; if that fails the drain had it and moves it. An entry cancelled while it is between engines is filtered out
- * ({@link Arming#isLive()}), checked again after arming so that a cancel racing with the move leaves nothing armed.
- * While no engine exists, armings and tasks are parked here and handed to the next engine that appears.
- * Exactly-once firing does not depend on any of this: it is decided by the CAS on the handle's armed reference.
  */
 final class TimerDispatch {
+
+    /*
+     * Implementation notes.
+     *
+     * Sources. The TimerEngine contract: arm and drain are linearizable, and a drained engine accepts entries again.
+     *
+     * Layout. `active` is the engine new work goes to. `swapLock` serializes swaps and guards `parkedEntries` and
+     * `parkedTasks`, where armings and tasks wait while no engine exists; they are handed to the next engine that
+     * appears.
+     *
+     * Algorithm. The swap runs under `swapLock`: it publishes active = next first, then drains the engine it replaces
+     * and arms what the drain returned in next. An `arm` racing with a swap either reached the old engine before the
+     * drain (and is moved by it) or is refused by it; a refused caller then takes `swapLock`, which makes it wait for
+     * the swap to finish, and retries on the new engine. An arm that reached the old engine after its drain (which it
+     * accepts again, so that the front can fall back to it) finds `active` changed and takes the entry back with
+     * disarm; if that fails the drain had it and moves it. An entry cancelled while it is between engines is filtered
+     * out (Arming.isLive()), checked again after arming so that a cancel racing with the move leaves nothing armed.
+     *
+     * Invariants.
+     * 1. `parkedEntries` is non-empty only while active == null.
+     * 2. No entry is left behind in a swapped-out engine: when `arm` returns, the entry is in the engine that was
+     *    active at its last check, or in what a drain returned, which the swap arms in the next engine.
+     * 3. Exactly-once firing does not depend on any of this: it is decided by the CAS on the handle's armed reference.
+     *
+     * Costs. An arm with no swap in progress is a volatile read and the engine's arm; `swapLock` is taken only when the
+     * engine refuses, i.e. during a swap or while no engine exists.
+     */
 
     private static final Logger LOG = LoggerFactory.getLogger(TimerDispatch.class);
 

@@ -13,18 +13,26 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The consumer's handle to one timer, and the state machine that makes it fire exactly once per arming.
- *
- * <p>Implementation notes. Each time the timer is armed a new immutable {@link Arming} is published in {@link #armed}.
- * Exactly one party takes it out again: the engine's {@code expire} (by CAS from that arming to {@code null}), or
- * {@code cancel}/{@code reschedule}/owner close (by {@code getAndSet(null)}). Whoever takes it decides what happens,
- * so an arming known to two engines during a swap still runs at most once, and a cancel racing with expiry either
- * wins (no run) or loses (returns {@code false} for a one-shot). Control operations run under the handle's monitor
- * and bump {@link #generation}; a run that finds its arming's generation stale does not re-arm, which is how a
- * periodic timer cancelled or rescheduled during its own handler stops or restarts cleanly. The expiry path takes no
- * lock before its CAS; engines never hold their own locks while calling {@code expire}, so the monitor taken after it
- * cannot deadlock with {@code cancel} (which calls into the engine under the monitor).
  */
 final class TimerHandle implements Timer {
+
+    /*
+     * Implementation notes.
+     *
+     * Layout. Each time the timer is armed a new immutable Arming is published in `armed`.
+     *
+     * Invariants.
+     * 1. Exactly one party takes an arming out again: the engine's expire (by CAS from that arming to null), or
+     *    cancel/reschedule/owner close (by getAndSet(null)). Whoever takes it decides what happens, so an arming known
+     *    to two engines during a swap still runs at most once, and a cancel racing with expiry either wins (no run) or
+     *    loses (returns false for a one-shot).
+     * 2. Control operations run under the handle's monitor and bump `generation`; a run that finds its arming's
+     *    generation stale does not re-arm, which is how a periodic timer cancelled or rescheduled during its own
+     *    handler stops or restarts cleanly.
+     * 3. Expiry and cancel cannot deadlock: the expiry path takes no lock before its CAS; engines never hold their own
+     *    locks while calling expire, so the monitor taken after it cannot deadlock with cancel (which calls into the
+     *    engine under the monitor).
+     */
 
     private static final Logger LOG = LoggerFactory.getLogger(TimerHandle.class);
 

@@ -13,7 +13,6 @@ import org.rouse.api.internal.lock.LockFrontCore;
 import org.rouse.api.internal.selector.BundleSelectorView;
 import org.rouse.api.internal.selector.SelectorFrontCore;
 import org.rouse.selector.internal.NioSelectorEngine;
-import org.rouse.selector.internal.TestEngines;
 
 /**
  * A RESP server on the real selector front and NIO engine, the real lock front (its built-in primitive) and JDK

@@ -1,8 +1,11 @@
-package org.rouse.selector.internal;
+package org.rouse.benchmarks.selector;
+
+import org.rouse.selector.internal.EngineSettings;
+import org.rouse.selector.internal.NioSelectorEngine;
 
 /**
- * Starts the real NIO selector engine outside OSGi for the benchmarks (in the engine's package because its settings
- * and shutdown are package-private, as for the RESP example's {@code TestEngines}).
+ * Starts the real NIO selector engine outside OSGi for the benchmarks, through the engine's public factory
+ * {@link NioSelectorEngine#started(EngineSettings)}.
  *
  * <pre>{@code
  * NioSelectorEngine engine = BenchmarkEngines.start(BenchmarkEngines.Tuning.DEFAULTS.withLoops(2));
@@ -26,17 +29,17 @@ public final class BenchmarkEngines {
 
     /** An engine with {@code tuning}'s settings (not validated: benchmark variants only). */
     public static NioSelectorEngine start(Tuning tuning) {
-        return new NioSelectorEngine(tuning.settings);
+        return NioSelectorEngine.started(tuning.settings);
     }
 
     /** Stops the loop and the worker pool and waits for them. */
     public static void stop(NioSelectorEngine engine) {
-        engine.shutdown();
+        NioSelectorEngine.stop(engine);
     }
 
     /**
-     * The engine settings a benchmark variant changes, derived from the defaults; immutable. A public face for the
-     * package-private {@link EngineSettings}.
+     * The engine settings a benchmark variant changes, derived from the defaults; immutable. Names only the knobs the
+     * benchmarks turn, over {@link EngineSettings}.
      *
      * <pre>{@code
      * Tuning omniOrbPool = Tuning.DEFAULTS.withIdleTimeoutSeconds(10);
