@@ -18,12 +18,25 @@ import org.slf4j.LoggerFactory;
  * drains the previous engine and arms what the drain returned in {@code next}. Because an engine's {@code arm} and
  * {@code drain} are linearizable, an {@link #arm} racing with a swap either reached the old engine before the drain
  * (and is moved by it) or is refused by it; a refused caller then takes {@link #swapLock}, which makes it wait for the
- * swap to finish, and retries on the new engine. Because a drained engine accepts entries again (so that the front
- * can fall back to it), an arm that reached the old engine after its drain finds {@code active} changed and takes the
- * entry back with {@code disarm}; if that fails the drain had it and moves it. An entry cancelled while it is between engines is filtered out
- * ({@link Arming#isLive()}), checked again after arming so that a cancel racing with the move leaves nothing armed.
- * While no engine exists, armings and tasks are parked here and handed to the next engine that appears.
- * Exactly-once firing does not depend on any of this: it is decided by the CAS on the handle's armed reference.
+ * swap to finish, and retries on the new engine.
+ *
+ * <p>A drained engine accepts entries again (so that the front can fall back to it), so an arm that read
+ * {@code active} before a swap can land in the old engine after its drain. The arming thread notices that
+ * {@code active} changed and takes the entry back with {@code disarm}. When {@code disarm} finds nothing, three
+ * parties may have had the entry: the old engine's dispatcher (it expired), a later swap's drain (which moves it), or
+ * the old engine's shutdown, which drops what it holds and tells no one. Each arming therefore carries
+ * {@link Arming#takenBySwap}, set under {@link #swapLock} by every swap whose drain returns it. The arming thread,
+ * after a failed {@code disarm}, takes {@link #swapLock} (so any swap whose drain could have returned the entry has
+ * finished) and reads that flag and the handle's armed reference: taken by a swap or no longer live means another
+ * party owns it; otherwise the engine dropped it and the arming thread arms it again. Invariant: an arming that is
+ * live is, at every moment outside a swap, in an engine that will expire or return it, or parked here, or held by
+ * the one thread inside {@link #arm} for it. Re-arming an entry that the old dispatcher is expiring at that very
+ * moment leaves it briefly known to two engines; the CAS on the handle's armed reference lets only one run it.
+ *
+ * <p>An entry cancelled while it is between engines is filtered out ({@link Arming#isLive()}), checked again after
+ * arming so that a cancel racing with the move leaves nothing armed. While no engine exists, armings and tasks are
+ * parked here and handed to the next engine that appears. Exactly-once firing does not depend on any of this: it is
+ * decided by the CAS on the handle's armed reference.
  */
 final class TimerDispatch {
 
@@ -66,10 +79,13 @@ final class TimerDispatch {
         for (; ; ) {
             TimerEngine engine = active;
             if (engine != null && engine.arm(entry)) {
-                if (active == engine || !engine.disarm(entry)) {
-                    return; // still active, or a swap's drain already took the entry and moves it
+                if (active == engine) {
+                    return;
                 }
-                continue; // armed in an engine that was swapped out meanwhile: took it back, arm it again
+                if (!engine.disarm(entry) && ownedElsewhere((Arming) entry)) {
+                    return; // expired in the old engine, or a swap's drain took it and moves it
+                }
+                continue; // took it back from a swapped-out engine, or that engine shut down and dropped it
             }
             synchronized (swapLock) { // waits for a swap in progress
                 if (active == null) {
@@ -86,6 +102,16 @@ final class TimerDispatch {
                     return;
                 }
             }
+        }
+    }
+
+    /**
+     * After {@code disarm} found {@code arming} no longer in an engine it was just armed in: whether a swap or an
+     * expiry owns it (otherwise the engine dropped it when it shut down).
+     */
+    private boolean ownedElsewhere(Arming arming) {
+        synchronized (swapLock) { // every swap whose drain could have returned the arming has finished
+            return arming.takenBySwap || !arming.isLive();
         }
     }
 
@@ -135,7 +161,10 @@ final class TimerDispatch {
             List<Runnable> tasks = new ArrayList<>(parkedTasks);
             parkedTasks.clear();
             if (previous != null) {
-                moving.addAll(previous.drain());
+                for (TimerEntry entry : previous.drain()) {
+                    ((Arming) entry).takenBySwap = true;
+                    moving.add(entry);
+                }
             }
             int moved = 0;
             for (TimerEntry entry : moving) {
