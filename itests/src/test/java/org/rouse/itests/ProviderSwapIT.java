@@ -7,7 +7,9 @@ import static org.junit.Assert.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -77,6 +79,68 @@ public class ProviderSwapIT extends RouseTestSupport {
         for (String name : RouseOptions.ROUSE_BUNDLES) {
             assertEquals(name + " state", Bundle.ACTIVE, bundle(name).getState());
         }
+    }
+
+    /**
+     * While the provider bundle is updated there is no engine service for a moment; the front's standby engine fires
+     * timers meanwhile, so timers due around the update are late by about what they are late anyway.
+     */
+    @Test
+    public void timerLatenessStaysBoundedThroughAProviderUpdate() throws Exception {
+        TimerOwner owner = timers.owner("update-lateness");
+        int periodic = 100;
+        long periodNanos = TimeUnit.MILLISECONDS.toNanos(20);
+        ConcurrentLinkedQueue<long[]> events = new ConcurrentLinkedQueue<>(); // {deadline, lateness}
+        List<Timer> handles = new ArrayList<>();
+        for (int i = 0; i < periodic; i++) {
+            handles.add(owner.scheduleAtFixedRate(
+                    Duration.ofNanos(periodNanos * i / periodic),
+                    Duration.ofNanos(periodNanos),
+                    e -> events.add(new long[] {e.deadlineNanos(), e.lateness().toNanos()})));
+        }
+        int oneShots = 500; // due over the second that contains the update
+        AtomicIntegerArray runs = new AtomicIntegerArray(oneShots);
+        CountDownLatch allFired = new CountDownLatch(oneShots);
+        await().atMost(Duration.ofSeconds(20)).until(() -> events.size() > periodic * 10); // running steadily
+
+        long updateStart = System.nanoTime();
+        for (int i = 0; i < oneShots; i++) {
+            int index = i;
+            owner.schedule(Duration.ofNanos(TimeUnit.SECONDS.toNanos(1) * i / oneShots), e -> {
+                events.add(new long[] {e.deadlineNanos(), e.lateness().toNanos()});
+                if (runs.incrementAndGet(index) == 1) {
+                    allFired.countDown();
+                }
+            });
+        }
+        updateFromJar(bundle("org.rouse.timer"));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> "wheel".equals(timers.statistics().engine()));
+        long updateEnd = System.nanoTime();
+        assertTrue("not fired: " + allFired.getCount(), allFired.await(30, TimeUnit.SECONDS));
+        long windowEnd = Math.max(updateEnd, updateStart + TimeUnit.SECONDS.toNanos(1));
+        await().atMost(Duration.ofSeconds(20)).until(() -> events.stream().anyMatch(e -> e[0] - windowEnd > 0));
+        for (Timer handle : handles) {
+            handle.cancel();
+        }
+
+        List<Long> window = new ArrayList<>();
+        for (long[] event : events) {
+            if (event[0] - updateStart >= 0 && event[0] - windowEnd <= 0) {
+                window.add(event[1]);
+            }
+        }
+        Collections.sort(window);
+        long p99 = window.get((int) Math.ceil(window.size() * 0.99) - 1);
+        long max = window.get(window.size() - 1);
+        System.out.printf(
+                "ProviderSwapIT: update of org.rouse.timer took %.1f ms; lateness of %d events due in the second"
+                        + " containing it: p99 %.3f ms, max %.3f ms%n",
+                (updateEnd - updateStart) / 1e6, window.size(), p99 / 1e6, max / 1e6);
+        for (int i = 0; i < oneShots; i++) {
+            assertEquals("one-shot " + i + " runs", 1, runs.get(i));
+        }
+        assertTrue("p99 lateness around the update " + p99 / 1e6 + " ms", p99 <= TimeUnit.MILLISECONDS.toNanos(50));
     }
 
     @Test

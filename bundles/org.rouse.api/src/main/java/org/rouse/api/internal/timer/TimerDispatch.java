@@ -34,9 +34,14 @@ import org.slf4j.LoggerFactory;
  * moment leaves it briefly known to two engines; the CAS on the handle's armed reference lets only one run it.
  *
  * <p>An entry cancelled while it is between engines is filtered out ({@link Arming#isLive()}), checked again after
- * arming so that a cancel racing with the move leaves nothing armed. While no engine exists, armings and tasks are
- * parked here and handed to the next engine that appears. Exactly-once firing does not depend on any of this: it is
- * decided by the CAS on the handle's armed reference.
+ * arming so that a cancel racing with the move leaves nothing armed. Exactly-once firing does not depend on any of
+ * this: it is decided by the CAS on the handle's armed reference.
+ *
+ * <p>While no engine service exists, {@code active} is the {@link StandbyTimerEngine}: {@code swapTo(null)} starts it
+ * and moves every timer into it like any other swap, so timers keep firing on time across a provider update; the
+ * first real engine drains it like any other and then stops it, which ends its threads. {@code active} is therefore
+ * never {@code null}. Armings and tasks are parked here only when the active engine refuses them outside a swap (it
+ * shut down while still active), and handed to the next engine.
  */
 final class TimerDispatch {
 
@@ -44,26 +49,31 @@ final class TimerDispatch {
 
     /** Serializes swaps, and parking against swaps. */
     private final Object swapLock = new Object();
-    /** The engine new work goes to; written under {@link #swapLock}, read without it. */
-    private volatile TimerEngine active;
-    /** Armings waiting for an engine; guarded by {@link #swapLock}, non-empty only while {@code active == null}. */
+    /** Runs timers while no engine service is present; started and stopped under {@link #swapLock}. */
+    private final StandbyTimerEngine standby = new StandbyTimerEngine();
+    /** The engine new work goes to, never null; written under {@link #swapLock}, read without it. */
+    private volatile TimerEngine active = standby;
+    /** Armings an active engine refused outside a swap; guarded by {@link #swapLock}, moved by the next swap. */
     private final Set<TimerEntry> parkedEntries = new LinkedHashSet<>();
-    /** Tasks waiting for an engine; guarded by {@link #swapLock}. */
+    /** Tasks an active engine refused outside a swap; guarded by {@link #swapLock}, moved by the next swap. */
     private final List<Runnable> parkedTasks = new ArrayList<>();
     /** Swaps done; incremented under {@link #swapLock}, read without it. */
     private final AtomicLong swaps = new AtomicLong();
     /** The pause of the last swap; written under {@link #swapLock}. */
     private volatile long lastSwapPauseNanos;
 
-    /** The active engine's name, or {@code "none"}. */
+    TimerDispatch() {
+        standby.start(); // no thread until a timer is armed or a task runs
+    }
+
+    /** The active engine's name, or {@code "none"} while the standby stands in for a missing engine service. */
     String engineName() {
         TimerEngine engine = active;
-        return engine == null ? "none" : engine.name();
+        return engine == standby ? "none" : engine.name();
     }
 
     long dispatcherWakeups() {
-        TimerEngine engine = active;
-        return engine == null ? 0 : engine.dispatcherWakeups();
+        return active.dispatcherWakeups();
     }
 
     long swaps() {
@@ -74,11 +84,16 @@ final class TimerDispatch {
         return lastSwapPauseNanos;
     }
 
-    /** Arms {@code entry} in the active engine, or parks it while there is none. */
+    /** The engine used while no engine service is present (for tests). */
+    StandbyTimerEngine standby() {
+        return standby;
+    }
+
+    /** Arms {@code entry} in the active engine. */
     void arm(TimerEntry entry) {
         for (; ; ) {
             TimerEngine engine = active;
-            if (engine != null && engine.arm(entry)) {
+            if (engine.arm(entry)) {
                 if (active == engine) {
                     return;
                 }
@@ -88,10 +103,6 @@ final class TimerDispatch {
                 continue; // took it back from a swapped-out engine, or that engine shut down and dropped it
             }
             synchronized (swapLock) { // waits for a swap in progress
-                if (active == null) {
-                    parkedEntries.add(entry);
-                    return;
-                }
                 if (active == engine && !engine.arm(entry)) {
                     // Refused outside any swap: the engine has shut down. Keep the timer for the next engine.
                     LOG.error("Timer engine {} refused a timer while active; parking it", engine.name());
@@ -117,8 +128,7 @@ final class TimerDispatch {
 
     /** Disarms {@code entry} wherever it is, as far as that is possible without waiting. */
     void disarm(TimerEntry entry) {
-        TimerEngine engine = active;
-        if (engine != null && engine.disarm(entry)) {
+        if (active.disarm(entry)) {
             return;
         }
         synchronized (swapLock) {
@@ -126,20 +136,18 @@ final class TimerDispatch {
         }
     }
 
-    /** Runs {@code task} on the active engine's workers, or parks it while there is none. */
+    /** Runs {@code task} on the active engine's workers. */
     void execute(Runnable task) {
         for (; ; ) {
             TimerEngine engine = active;
-            if (engine != null) {
-                try {
-                    engine.execute(task);
-                    return;
-                } catch (RejectedExecutionException shutDown) {
-                    // fall through: the engine is being swapped out
-                }
+            try {
+                engine.execute(task);
+                return;
+            } catch (RejectedExecutionException shutDown) {
+                // the engine is being swapped out, or has shut down
             }
             synchronized (swapLock) {
-                if (active == null || active == engine) {
+                if (active == engine) {
                     parkedTasks.add(task);
                     return;
                 }
@@ -147,53 +155,57 @@ final class TimerDispatch {
         }
     }
 
-    /** Makes {@code next} (possibly {@code null}) the active engine and moves every pending arming to it. */
+    /**
+     * Makes {@code next} the active engine and moves every pending arming to it; {@code null} means no engine
+     * service, and the standby takes over.
+     */
     void swapTo(TimerEngine next) {
+        TimerEngine target = next == null ? standby : next;
         synchronized (swapLock) {
             TimerEngine previous = active;
-            if (previous == next) {
+            if (previous == target) {
                 return;
             }
             long start = System.nanoTime();
-            active = next;
+            if (target == standby) {
+                standby.start();
+            }
+            active = target;
             List<TimerEntry> moving = new ArrayList<>(parkedEntries);
             parkedEntries.clear();
             List<Runnable> tasks = new ArrayList<>(parkedTasks);
             parkedTasks.clear();
-            if (previous != null) {
-                for (TimerEntry entry : previous.drain()) {
-                    ((Arming) entry).takenBySwap = true;
-                    moving.add(entry);
-                }
+            for (TimerEntry entry : previous.drain()) {
+                ((Arming) entry).takenBySwap = true;
+                moving.add(entry);
+            }
+            if (previous == standby) {
+                standby.stop(); // drained: its threads end; tasks it already queued still run
             }
             int moved = 0;
             for (TimerEntry entry : moving) {
                 if (!((Arming) entry).isLive()) {
                     continue;
                 }
-                if (next == null || !next.arm(entry)) {
+                if (!target.arm(entry)) {
                     parkedEntries.add(entry);
                 } else if (!((Arming) entry).isLive()) {
-                    next.disarm(entry); // cancelled while moving
+                    target.disarm(entry); // cancelled while moving
                 } else {
                     moved++;
                 }
             }
             for (Runnable task : tasks) {
-                if (next == null) {
-                    parkedTasks.add(task);
-                } else {
-                    next.execute(task);
-                }
+                execute(task);
             }
             long pause = System.nanoTime() - start;
             lastSwapPauseNanos = pause;
             swaps.incrementAndGet();
             LOG.info(
                     "Timer engine {} -> {}: moved {} pending timers in {} µs",
-                    previous == null ? "none" : previous.name(),
-                    next == null ? "none" : next.name(),
-                    next == null ? 0 : moved,
+                    previous == standby ? "none (standby)" : previous.name(),
+                    target == standby ? "none (standby)" : target.name(),
+                    moved,
                     pause / 1_000);
         }
     }
