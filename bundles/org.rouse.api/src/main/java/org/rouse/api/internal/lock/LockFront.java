@@ -44,10 +44,18 @@ public final class LockFront {
             service = LockEngine.class,
             cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC,
-            unbind = "unbindEngine")
+            unbind = "unbindEngine",
+            updated = "updatedEngine")
     void bindEngine(ServiceReference<LockEngine> reference, LockEngine engine) {
         synchronized (engines) {
             core.swapTo(engines.add(reference, engine));
+        }
+    }
+
+    /** The engine's service properties changed: its {@code service.ranking} may have, so the order is re-read. */
+    void updatedEngine(ServiceReference<LockEngine> reference, LockEngine engine) {
+        synchronized (engines) {
+            core.swapTo(engines.update(reference, engine));
         }
     }
 

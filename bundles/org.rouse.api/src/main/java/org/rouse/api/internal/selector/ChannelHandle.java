@@ -75,6 +75,12 @@ public final class ChannelHandle implements ChannelRegistration {
     /** The slot of the engine the entry is attached to; written by that engine. */
     private volatile Object engineSlot;
 
+    /**
+     * Swaps whose drain returned this registration's entry; incremented by {@link SelectorFrontCore#swapTo} under
+     * its swap lock, read by {@link SelectorFrontCore#attach} before it attaches and again under that lock.
+     */
+    final AtomicInteger swapDrains = new AtomicInteger();
+
     ChannelHandle(
             BundleSelectorView view,
             SelectableChannel channel,

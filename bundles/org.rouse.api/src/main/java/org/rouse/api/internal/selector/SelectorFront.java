@@ -126,10 +126,18 @@ public final class SelectorFront {
             cardinality = ReferenceCardinality.MULTIPLE,
             policy = ReferencePolicy.DYNAMIC,
             policyOption = ReferencePolicyOption.GREEDY,
-            unbind = "unbindEngine")
+            unbind = "unbindEngine",
+            updated = "updatedEngine")
     void bindEngine(ServiceReference<SelectorEngine> reference, SelectorEngine engine) {
         synchronized (enginesLock) {
             core.swapTo(engines.add(reference, engine));
+        }
+    }
+
+    /** The engine's service properties changed: its {@code service.ranking} may have, so the order is re-read. */
+    void updatedEngine(ServiceReference<SelectorEngine> reference, SelectorEngine engine) {
+        synchronized (enginesLock) {
+            core.swapTo(engines.update(reference, engine));
         }
     }
 

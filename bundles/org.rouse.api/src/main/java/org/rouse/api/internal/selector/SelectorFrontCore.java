@@ -45,12 +45,19 @@ public final class SelectorFrontCore {
      * engines are reusable after a drain (the front falls back to a lower-ranked engine that it drained when a better
      * one arrived), an attach can also succeed on an engine that has stopped being active: a thread that read `active`
      * just before a swap. attach() therefore re-reads `active` after a successful attach; if it changed, it takes the
-     * entry back with detach() and retries. If detach() finds nothing, the swap's drain already owns the entry and will
-     * re-attach it. Cancel/close versus swap: a handle first leaves the VALID state, then detaches from the active
+     * entry back with detach() and retries. If detach() finds nothing, either a swap's drain returned the entry (and
+     * re-attaches it) or the old engine has shut down since, which deregisters what it holds and returns it to no one.
+     * The two are told apart by the handle's swapDrains counter, incremented under swapLock by every swap whose drain
+     * returns the entry: attach() reads it before attaching and, after a failed detach(), again under swapLock (so
+     * every swap whose drain could have returned the entry has finished). Changed: a swap owns the entry. Unchanged
+     * (and the handle still valid): the engine dropped it, and attach() retries on the active engine. Cancel/close
+     * versus swap: a handle first leaves the VALID state, then detaches from the active
      * engine; every attacher checks validity after attaching and detaches again if the handle ended meanwhile.
      *
      * Invariants.
      * 1. After a swap, exactly one party attaches each live entry to the new engine: the attacher or the swap's drain.
+     *    A valid handle's entry is, at every moment outside a swap, attached to an engine that selects it or will
+     *    return it from a drain, or parked, or held by the one thread inside attach() for it.
      * 2. An entry that ends during a swap is never left attached.
      * 3. A parker either sees the new engine or is seen by the swap that hands the parked work to it (`active` changes
      *    only under `parkLock`).
@@ -119,9 +126,11 @@ public final class SelectorFrontCore {
                     next == null ? "none" : next.name());
             if (previous != null) {
                 for (SelectorEntry entry : previous.drain()) {
-                    if (entry instanceof ChannelHandle.EngineEntry ours
-                            && ours.handle().isValid()) {
-                        attach(ours.handle());
+                    if (entry instanceof ChannelHandle.EngineEntry ours) {
+                        ours.handle().swapDrains.incrementAndGet();
+                        if (ours.handle().isValid()) {
+                            attach(ours.handle());
+                        }
                     }
                 }
             }
@@ -150,6 +159,7 @@ public final class SelectorFrontCore {
     void attach(ChannelHandle handle) {
         SelectorEntry entry = handle.entry();
         while (true) {
+            int drainsSeen = handle.swapDrains.get();
             SelectorEngine engine = active;
             if (engine == null || !engine.attach(entry)) {
                 synchronized (parkLock) {
@@ -164,12 +174,22 @@ public final class SelectorFrontCore {
                 if (engine.detach(entry)) {
                     continue; // attached to an engine a swap has left and its drain missed us: move ourselves
                 }
-                return; // the swap's drain took the entry and re-attaches it
+                if (takenBySwap(handle, drainsSeen) || !handle.isValid()) {
+                    return; // a swap's drain took the entry and re-attaches it, or the registration ended
+                }
+                continue; // the old engine shut down and dropped the entry: attach it to the active one
             }
             if (!handle.isValid()) {
                 engine.detach(entry);
             }
             return;
+        }
+    }
+
+    /** Whether a swap's drain has returned the handle's entry since {@code drainsSeen} was read. */
+    private boolean takenBySwap(ChannelHandle handle, int drainsSeen) {
+        synchronized (swapLock) { // every swap whose drain could have returned the entry has finished
+            return handle.swapDrains.get() != drainsSeen;
         }
     }
 

@@ -11,6 +11,11 @@ final class Arming implements TimerEntry {
     final int generation;
     /** Firings of a fixed-rate timer skipped to reach this deadline. */
     final long missedFirings;
+    /**
+     * Whether a swap's drain has returned this arming, making that swap responsible for it; written and read under
+     * {@link TimerDispatch}'s swap lock.
+     */
+    boolean takenBySwap;
     /** Written and read only by the engine this arming is in (see {@link TimerEntry#engineSlot()}). */
     private Object engineSlot;
 

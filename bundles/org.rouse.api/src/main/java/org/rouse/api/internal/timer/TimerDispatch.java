@@ -21,52 +21,68 @@ final class TimerDispatch {
      *
      * Sources. The TimerEngine contract: arm and drain are linearizable, and a drained engine accepts entries again.
      *
-     * Layout. `active` is the engine new work goes to. `swapLock` serializes swaps and guards `parkedEntries` and
-     * `parkedTasks`, where armings and tasks wait while no engine exists; they are handed to the next engine that
-     * appears.
+     * Layout. `active` is the engine new work goes to, never null: while no engine service exists it is `standby`, a
+     * StandbyTimerEngine that swapTo(null) starts and moves every timer into like any other swap, so timers keep firing
+     * on time across a provider update; the first real engine drains it and then stops it, which ends its threads.
+     * `swapLock` serializes swaps and guards `parkedEntries` and `parkedTasks`, where armings and tasks wait only when
+     * the active engine refuses them outside a swap (it shut down while still active); the next swap hands them on.
      *
      * Algorithm. The swap runs under `swapLock`: it publishes active = next first, then drains the engine it replaces
      * and arms what the drain returned in next. An `arm` racing with a swap either reached the old engine before the
      * drain (and is moved by it) or is refused by it; a refused caller then takes `swapLock`, which makes it wait for
-     * the swap to finish, and retries on the new engine. An arm that reached the old engine after its drain (which it
-     * accepts again, so that the front can fall back to it) finds `active` changed and takes the entry back with
-     * disarm; if that fails the drain had it and moves it. An entry cancelled while it is between engines is filtered
-     * out (Arming.isLive()), checked again after arming so that a cancel racing with the move leaves nothing armed.
+     * the swap to finish, and retries on the new engine. A drained engine accepts entries again (so that the front can
+     * fall back to it), so an arm that read `active` before a swap can land in the old engine after its drain. The
+     * arming thread notices that `active` changed and takes the entry back with disarm. When disarm finds nothing,
+     * three parties may have had the entry: the old engine's dispatcher (it expired), a later swap's drain (which moves
+     * it), or the old engine's shutdown, which drops what it holds and tells no one. Each arming therefore carries
+     * Arming.takenBySwap, set under `swapLock` by every swap whose drain returns it. The arming thread, after a failed
+     * disarm, takes `swapLock` (so any swap whose drain could have returned the entry has finished) and reads that flag
+     * and the handle's armed reference: taken by a swap or no longer live means another party owns it; otherwise the
+     * engine dropped it and the arming thread arms it again. An entry cancelled while it is between engines is
+     * filtered out (Arming.isLive()), checked again after arming so that a cancel racing with the move leaves nothing
+     * armed.
      *
      * Invariants.
-     * 1. `parkedEntries` is non-empty only while active == null.
-     * 2. No entry is left behind in a swapped-out engine: when `arm` returns, the entry is in the engine that was
-     *    active at its last check, or in what a drain returned, which the swap arms in the next engine.
+     * 1. `active` is never null.
+     * 2. A live arming is, at every moment outside a swap, in an engine that will expire or return it, or parked here,
+     *    or held by the one thread inside `arm` for it. Re-arming an entry that the old dispatcher is expiring at that
+     *    very moment leaves it briefly known to two engines; the CAS on the handle's armed reference lets only one run
+     *    it.
      * 3. Exactly-once firing does not depend on any of this: it is decided by the CAS on the handle's armed reference.
      *
      * Costs. An arm with no swap in progress is a volatile read and the engine's arm; `swapLock` is taken only when the
-     * engine refuses, i.e. during a swap or while no engine exists.
+     * engine refuses or an arm lands in a swapped-out engine, i.e. during a swap.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(TimerDispatch.class);
 
     /** Serializes swaps, and parking against swaps. */
     private final Object swapLock = new Object();
-    /** The engine new work goes to; written under {@link #swapLock}, read without it. */
-    private volatile TimerEngine active;
-    /** Armings waiting for an engine; guarded by {@link #swapLock}, non-empty only while {@code active == null}. */
+    /** Runs timers while no engine service is present; started and stopped under {@link #swapLock}. */
+    private final StandbyTimerEngine standby = new StandbyTimerEngine();
+    /** The engine new work goes to, never null; written under {@link #swapLock}, read without it. */
+    private volatile TimerEngine active = standby;
+    /** Armings an active engine refused outside a swap; guarded by {@link #swapLock}, moved by the next swap. */
     private final Set<TimerEntry> parkedEntries = new LinkedHashSet<>();
-    /** Tasks waiting for an engine; guarded by {@link #swapLock}. */
+    /** Tasks an active engine refused outside a swap; guarded by {@link #swapLock}, moved by the next swap. */
     private final List<Runnable> parkedTasks = new ArrayList<>();
     /** Swaps done; incremented under {@link #swapLock}, read without it. */
     private final AtomicLong swaps = new AtomicLong();
     /** The pause of the last swap; written under {@link #swapLock}. */
     private volatile long lastSwapPauseNanos;
 
-    /** The active engine's name, or {@code "none"}. */
+    TimerDispatch() {
+        standby.start(); // no thread until a timer is armed or a task runs
+    }
+
+    /** The active engine's name, or {@code "none"} while the standby stands in for a missing engine service. */
     String engineName() {
         TimerEngine engine = active;
-        return engine == null ? "none" : engine.name();
+        return engine == standby ? "none" : engine.name();
     }
 
     long dispatcherWakeups() {
-        TimerEngine engine = active;
-        return engine == null ? 0 : engine.dispatcherWakeups();
+        return active.dispatcherWakeups();
     }
 
     long swaps() {
@@ -77,21 +93,25 @@ final class TimerDispatch {
         return lastSwapPauseNanos;
     }
 
-    /** Arms {@code entry} in the active engine, or parks it while there is none. */
+    /** The engine used while no engine service is present (for tests). */
+    StandbyTimerEngine standby() {
+        return standby;
+    }
+
+    /** Arms {@code entry} in the active engine. */
     void arm(TimerEntry entry) {
         for (; ; ) {
             TimerEngine engine = active;
-            if (engine != null && engine.arm(entry)) {
-                if (active == engine || !engine.disarm(entry)) {
-                    return; // still active, or a swap's drain already took the entry and moves it
-                }
-                continue; // armed in an engine that was swapped out meanwhile: took it back, arm it again
-            }
-            synchronized (swapLock) { // waits for a swap in progress
-                if (active == null) {
-                    parkedEntries.add(entry);
+            if (engine.arm(entry)) {
+                if (active == engine) {
                     return;
                 }
+                if (!engine.disarm(entry) && ownedElsewhere((Arming) entry)) {
+                    return; // expired in the old engine, or a swap's drain took it and moves it
+                }
+                continue; // took it back from a swapped-out engine, or that engine shut down and dropped it
+            }
+            synchronized (swapLock) { // waits for a swap in progress
                 if (active == engine && !engine.arm(entry)) {
                     // Refused outside any swap: the engine has shut down. Keep the timer for the next engine.
                     LOG.error("Timer engine {} refused a timer while active; parking it", engine.name());
@@ -105,10 +125,19 @@ final class TimerDispatch {
         }
     }
 
+    /**
+     * After {@code disarm} found {@code arming} no longer in an engine it was just armed in: whether a swap or an
+     * expiry owns it (otherwise the engine dropped it when it shut down).
+     */
+    private boolean ownedElsewhere(Arming arming) {
+        synchronized (swapLock) { // every swap whose drain could have returned the arming has finished
+            return arming.takenBySwap || !arming.isLive();
+        }
+    }
+
     /** Disarms {@code entry} wherever it is, as far as that is possible without waiting. */
     void disarm(TimerEntry entry) {
-        TimerEngine engine = active;
-        if (engine != null && engine.disarm(entry)) {
+        if (active.disarm(entry)) {
             return;
         }
         synchronized (swapLock) {
@@ -116,20 +145,18 @@ final class TimerDispatch {
         }
     }
 
-    /** Runs {@code task} on the active engine's workers, or parks it while there is none. */
+    /** Runs {@code task} on the active engine's workers. */
     void execute(Runnable task) {
         for (; ; ) {
             TimerEngine engine = active;
-            if (engine != null) {
-                try {
-                    engine.execute(task);
-                    return;
-                } catch (RejectedExecutionException shutDown) {
-                    // fall through: the engine is being swapped out
-                }
+            try {
+                engine.execute(task);
+                return;
+            } catch (RejectedExecutionException shutDown) {
+                // the engine is being swapped out, or has shut down
             }
             synchronized (swapLock) {
-                if (active == null || active == engine) {
+                if (active == engine) {
                     parkedTasks.add(task);
                     return;
                 }
@@ -137,50 +164,57 @@ final class TimerDispatch {
         }
     }
 
-    /** Makes {@code next} (possibly {@code null}) the active engine and moves every pending arming to it. */
+    /**
+     * Makes {@code next} the active engine and moves every pending arming to it; {@code null} means no engine
+     * service, and the standby takes over.
+     */
     void swapTo(TimerEngine next) {
+        TimerEngine target = next == null ? standby : next;
         synchronized (swapLock) {
             TimerEngine previous = active;
-            if (previous == next) {
+            if (previous == target) {
                 return;
             }
             long start = System.nanoTime();
-            active = next;
+            if (target == standby) {
+                standby.start();
+            }
+            active = target;
             List<TimerEntry> moving = new ArrayList<>(parkedEntries);
             parkedEntries.clear();
             List<Runnable> tasks = new ArrayList<>(parkedTasks);
             parkedTasks.clear();
-            if (previous != null) {
-                moving.addAll(previous.drain());
+            for (TimerEntry entry : previous.drain()) {
+                ((Arming) entry).takenBySwap = true;
+                moving.add(entry);
+            }
+            if (previous == standby) {
+                standby.stop(); // drained: its threads end; tasks it already queued still run
             }
             int moved = 0;
             for (TimerEntry entry : moving) {
                 if (!((Arming) entry).isLive()) {
                     continue;
                 }
-                if (next == null || !next.arm(entry)) {
+                if (!target.arm(entry)) {
                     parkedEntries.add(entry);
                 } else if (!((Arming) entry).isLive()) {
-                    next.disarm(entry); // cancelled while moving
+                    target.disarm(entry); // cancelled while moving
                 } else {
                     moved++;
                 }
             }
             for (Runnable task : tasks) {
-                if (next == null) {
-                    parkedTasks.add(task);
-                } else {
-                    next.execute(task);
-                }
+                execute(task);
             }
             long pause = System.nanoTime() - start;
             lastSwapPauseNanos = pause;
             swaps.incrementAndGet();
             LOG.info(
                     "Timer engine {} -> {}: moved {} pending timers in {} µs",
-                    previous == null ? "none" : previous.name(),
-                    next == null ? "none" : next.name(),
-                    next == null ? 0 : moved,
+                    previous == standby ? "none (standby)" : previous.name(),
+                    target == standby ? "none (standby)" : target.name(),
+                    moved,
                     pause / 1_000);
         }
     }

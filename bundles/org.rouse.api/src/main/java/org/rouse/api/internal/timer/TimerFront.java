@@ -47,10 +47,18 @@ public final class TimerFront {
     @Reference(
             service = TimerEngine.class,
             cardinality = ReferenceCardinality.MULTIPLE,
-            policy = ReferencePolicy.DYNAMIC)
+            policy = ReferencePolicy.DYNAMIC,
+            updated = "updatedEngine")
     void bindEngine(ServiceReference<TimerEngine> reference, TimerEngine engine) {
         synchronized (engines) {
             core.swapTo(engines.add(reference, engine));
+        }
+    }
+
+    /** The engine's service properties changed: its {@code service.ranking} may have, so the order is re-read. */
+    void updatedEngine(ServiceReference<TimerEngine> reference, TimerEngine engine) {
+        synchronized (engines) {
+            core.swapTo(engines.update(reference, engine));
         }
     }
 
