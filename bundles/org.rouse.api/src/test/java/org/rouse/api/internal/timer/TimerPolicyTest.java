@@ -80,14 +80,18 @@ class TimerPolicyTest {
     }
 
     @Test
-    void timersWaitForAnEngineAndFireWhenOneArrives() throws Exception {
+    void withoutAnEngineTimersFireOnTheStandbyAndLaterOnesMoveToTheEngineThatArrives() throws Exception {
         BundleTimerView view = core.newView("early");
-        CountDownLatch fired = new CountDownLatch(1);
-        view.owner("o").schedule(Duration.ZERO, e -> fired.countDown());
+        CountDownLatch firedWithoutEngine = new CountDownLatch(1);
+        view.owner("o").schedule(Duration.ZERO, e -> firedWithoutEngine.countDown());
         assertEquals("none", view.statistics().engine());
-        assertFalse(fired.await(0, TimeUnit.MILLISECONDS));
+        assertTrue(firedWithoutEngine.await(10, TimeUnit.SECONDS));
+
+        CountDownLatch firedOnEngine = new CountDownLatch(1);
+        view.owner("o").schedule(Duration.ofMillis(200), e -> firedOnEngine.countDown());
         core.swapTo(engine);
-        assertTrue(fired.await(10, TimeUnit.SECONDS));
+        assertTrue(firedOnEngine.await(10, TimeUnit.SECONDS));
+        assertEquals(engine.name(), view.statistics().engine());
     }
 
     static TimerFrontConfig config(double minimumIntervalMs, int maxPending, long slowMs) {
