@@ -22,7 +22,9 @@ import org.slf4j.LoggerFactory;
  * can fall back to it), an arm that reached the old engine after its drain finds {@code active} changed and takes the
  * entry back with {@code disarm}; if that fails the drain had it and moves it. An entry cancelled while it is between engines is filtered out
  * ({@link Arming#isLive()}), checked again after arming so that a cancel racing with the move leaves nothing armed.
- * While no engine exists, armings and tasks are parked here and handed to the next engine that appears.
+ * While no engine exists, armings and tasks are parked here and handed to the next engine that appears. Tasks handed
+ * to an engine are not moved by the swap itself: the front core's {@link #afterSwap(Runnable)} hook re-issues the
+ * owners' queued runs on the new engine (see {@link SerialQueue}).
  * Exactly-once firing does not depend on any of this: it is decided by the CAS on the handle's armed reference.
  */
 final class TimerDispatch {
@@ -41,6 +43,8 @@ final class TimerDispatch {
     private final AtomicLong swaps = new AtomicLong();
     /** The pause of the last swap; written under {@link #swapLock}. */
     private volatile long lastSwapPauseNanos;
+    /** Run under {@link #swapLock} at the end of every swap to a non-null engine; set once by the front core. */
+    private volatile Runnable afterSwap = () -> {};
 
     /** The active engine's name, or {@code "none"}. */
     String engineName() {
@@ -59,6 +63,14 @@ final class TimerDispatch {
 
     long lastSwapPauseNanos() {
         return lastSwapPauseNanos;
+    }
+
+    /**
+     * Sets what runs at the end of every swap to an engine, after the swap count is incremented and under the swap
+     * lock (the front core re-issues its owners' queued runs there).
+     */
+    void afterSwap(Runnable hook) {
+        afterSwap = hook;
     }
 
     /** Arms {@code entry} in the active engine, or parks it while there is none. */
@@ -157,9 +169,12 @@ final class TimerDispatch {
                     next.execute(task);
                 }
             }
+            swaps.incrementAndGet(); // before afterSwap: SerialQueue relies on this order
+            if (next != null) {
+                afterSwap.run();
+            }
             long pause = System.nanoTime() - start;
             lastSwapPauseNanos = pause;
-            swaps.incrementAndGet();
             LOG.info(
                     "Timer engine {} -> {}: moved {} pending timers in {} µs",
                     previous == null ? "none" : previous.name(),
