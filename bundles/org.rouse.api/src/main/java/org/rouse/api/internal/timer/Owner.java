@@ -14,8 +14,10 @@ import org.rouse.timer.TimerOwner;
  * A named group of timers whose handlers run one at a time.
  *
  * <p>Implementation notes: {@link #live} holds every timer that may still run, so that {@link #close()} can cancel
- * them. A schedule racing with close re-checks {@link #closed} after adding its timer and cancels it itself, so no
- * timer outlives its owner.
+ * them. A schedule or reschedule racing with close re-checks {@link #closed} after adding its timer and arming it,
+ * and cancels it itself, so no timer outlives its owner (the argument is in {@link TimerHandle}'s notes). Events
+ * already in {@link #queue} check {@link #closed} before their handler starts: once close has returned, no handler
+ * of this owner starts. A handler running at that moment is not waited for (close may be called from it).
  */
 final class Owner implements TimerOwner {
 
