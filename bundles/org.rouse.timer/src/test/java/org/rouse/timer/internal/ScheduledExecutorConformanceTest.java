@@ -421,11 +421,11 @@ class ScheduledExecutorConformanceTest {
         CountDownLatch delayDone = new CountDownLatch(count);
         long rateScheduled = System.nanoTime();
         ScheduledFuture<?> rate =
-                executor.scheduleAtFixedRate(() -> rateRuns.add(work(work, rateDone)), 0, period, TimeUnit.NANOSECONDS);
+                executor.scheduleAtFixedRate(() -> work(work, rateRuns, rateDone), 0, period, TimeUnit.NANOSECONDS);
         assertTrue(rateDone.await(10, TimeUnit.SECONDS));
         rate.cancel(false);
         ScheduledFuture<?> delay = executor.scheduleWithFixedDelay(
-                () -> delayRuns.add(work(work, delayDone)), 0, period, TimeUnit.NANOSECONDS);
+                () -> work(work, delayRuns, delayDone), 0, period, TimeUnit.NANOSECONDS);
         assertTrue(delayDone.await(10, TimeUnit.SECONDS));
         delay.cancel(false);
 
@@ -442,15 +442,15 @@ class ScheduledExecutorConformanceTest {
                 "fixed rate took as long as fixed delay must: " + rateSpan / 1_000_000 + " ms");
     }
 
-    /** Works for {@code nanos} (parked, not spinning), then returns {start, end}. */
-    private static long[] work(long nanos, CountDownLatch done) {
+    /** Works for {@code nanos} (parked, not spinning), then records {start, end} in {@code runs}. */
+    private static void work(long nanos, List<long[]> runs, CountDownLatch done) {
         long start = System.nanoTime();
         long end = start + nanos;
         for (long now = start; now - end < 0; now = System.nanoTime()) {
             LockSupport.parkNanos(end - now);
         }
+        runs.add(new long[] {start, System.nanoTime()});
         done.countDown();
-        return new long[] {start, System.nanoTime()};
     }
 
     @ParameterizedTest(name = "{0}")
