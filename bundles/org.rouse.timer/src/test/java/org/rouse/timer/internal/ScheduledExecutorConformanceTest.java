@@ -66,10 +66,11 @@ class ScheduledExecutorConformanceTest {
     /**
      * Waits until the tasks scheduled so far whose delay has elapsed are due inside the executor: for the JDK they are
      * in its queue from the start; the view's are armed timers until the engine fires them into the owner's queue.
+     * At most {@code stillArmed} of the view's timers may still wait for their deadline.
      */
     private void awaitDueTasksQueued(long stillArmed) {
         if (view != null) {
-            Awaitility.await().until(() -> view.statistics().pending() == stillArmed);
+            Awaitility.await().until(() -> view.statistics().pending() <= stillArmed);
         }
     }
 
