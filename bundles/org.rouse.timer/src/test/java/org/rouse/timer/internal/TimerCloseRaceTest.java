@@ -19,7 +19,8 @@ import org.rouse.timer.TimerOwner;
 /** {@code Timer.reschedule} racing the end of its owner, on real threads. */
 class TimerCloseRaceTest {
 
-    private static final int ROUNDS = 30_000; // about 8 s; without the re-check in reschedule 2 to 4 rounds in 20,000 leave a timer armed
+    /** About 8 s; without the re-check in {@code reschedule}, 2 to 4 rounds in 20,000 leave a timer armed. */
+    private static final int ROUNDS = 30_000;
 
     /**
      * Each round takes a timer that is not armed (a cancelled one, or a one-shot that has fired), then reschedules it
