@@ -6,7 +6,8 @@ import org.osgi.annotation.versioning.ConsumerType;
  * What a timer runs when it falls due. Implemented by consumers.
  *
  * <p>A handler runs on the provider's worker pool, never concurrently with another handler of the same owner. If it
- * throws, the exception is logged with the owner and timer and counted, and the timer goes on.
+ * throws anything ({@link Error}s included), the throwable is logged with the owner and timer and counted, and the
+ * timer goes on.
  */
 @ConsumerType
 @FunctionalInterface

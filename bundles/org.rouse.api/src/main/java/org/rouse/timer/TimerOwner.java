@@ -73,8 +73,11 @@ public interface TimerOwner extends AutoCloseable {
      * <p>Its semantics are the JDK's ({@link java.util.concurrent.ScheduledThreadPoolExecutor} with its default
      * policies): a periodic task that throws stops, and its future completes with the exception; {@code shutdown}
      * rejects new tasks, cancels this view's periodic tasks and lets its delayed one-shots run; {@code shutdownNow}
-     * disarms this view's tasks, returns those that were waiting and interrupts those running. Both affect only the
-     * tasks of this view, never other timers of the owner or anyone else's. Differences: periods shorter than the
+     * returns every task of this view that has not started (also those already due and waiting behind another
+     * handler of the owner), none of which runs afterwards, and interrupts those running. The view terminates only
+     * when no task of it runs or will run. Delays and periods too large for the clock, in any unit, are clamped (a
+     * huge delay means never), as the JDK does. Both kinds of shutdown affect only the tasks of this view, never
+     * other timers of the owner or anyone else's. Differences: periods shorter than the
      * {@linkplain TimerService#minimumInterval() minimum interval} are raised to it, and a fixed-rate task that
      * overruns its period coalesces the missed runs into one instead of running them back to back. Closing the owner
      * cancels the view's tasks and shuts it down.
@@ -97,7 +100,11 @@ public interface TimerOwner extends AutoCloseable {
     /** Whether {@link #close()} has been called (or the bundle's view released). */
     boolean isClosed();
 
-    /** Cancels every timer of this owner; afterwards scheduling throws {@link IllegalStateException}. Idempotent. */
+    /**
+     * Cancels every timer of this owner; afterwards scheduling and rescheduling throw {@link IllegalStateException}.
+     * Once this method has returned no handler of this owner starts: events already handed to the owner's queue are
+     * dropped. A handler running at the time is not waited for. Idempotent.
+     */
     @Override
     void close();
 }

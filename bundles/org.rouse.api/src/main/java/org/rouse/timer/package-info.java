@@ -33,13 +33,15 @@
  *       negative or overflowing duration throws {@link java.lang.IllegalArgumentException} naming it. A period
  *       shorter than the configured minimum interval is clamped to it, observably
  *       ({@link org.rouse.timer.Timer#period()}, {@link org.rouse.timer.TimerStatistics#clamped()}).
- *   <li><b>Faults.</b> A handler that throws is logged with its owner and timer and counted; the timer goes on
- *       (a periodic one keeps its schedule). A handler that blocks holds up only its own owner.
+ *   <li><b>Faults.</b> A handler that throws anything, {@link java.lang.Error}s included, is logged with its
+ *       owner and timer and counted; the failure ends that event only, the timer goes on (a periodic one keeps its
+ *       schedule) and the owner's later events run. A handler that blocks holds up only its own owner.
  *   <li><b>Limits.</b> Each consuming bundle may have a bounded number of pending timers; beyond it
  *       {@code schedule} throws {@link java.util.concurrent.RejectedExecutionException} naming the cap.
  *   <li><b>Isolation and clean-up.</b> Owners live in the consuming bundle's view: no bundle can see or cancel
  *       another's timers. When the consuming bundle stops (or releases the service) all its timers are
- *       cancelled.
+ *       cancelled. Once {@link org.rouse.timer.TimerOwner#close()} (or the release) has returned, no handler of
+ *       that owner starts.
  *   <li><b>Hot swap.</b> When the timer engine is updated, replaced or reconfigured, pending timers move to the
  *       new engine: every one-shot fires exactly once (late by at most the swap pause if it fell due during the
  *       swap), periodic timers keep their phase, and handles keep working.

@@ -1,5 +1,6 @@
 package org.rouse.timer.internal;
 
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
@@ -12,15 +13,20 @@ final class NamedThreads implements ThreadFactory {
 
     private static final Logger LOG = LoggerFactory.getLogger(NamedThreads.class);
 
+    /** How long an engine's shutdown lets running handlers go on before interrupting them. */
+    static final Duration SHUTDOWN_GRACE = Duration.ofSeconds(10);
+
     /**
-     * Lets the handlers already queued on {@code workers} finish (interrupting them after 10 s) and waits for the
-     * threads to end; keeps the caller's interrupt status.
+     * Stops {@code workers}: lets the tasks already running finish for up to {@code grace}, then interrupts them and
+     * discards what is still queued (the front never relies on a retired engine's queue: it re-issues queued owners
+     * to the active engine at every swap), and keeps the caller's interrupt status. Returns without waiting for a
+     * handler that ignores the interrupt; such a thread ends when its handler returns.
      */
-    static void stopWorkers(ExecutorService workers) {
+    static void stopWorkers(ExecutorService workers, Duration grace) {
         workers.shutdown();
         try {
-            if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
-                LOG.warn("Timer handlers still running 10 s after shutdown; interrupting them");
+            if (!workers.awaitTermination(grace.toNanos(), TimeUnit.NANOSECONDS)) {
+                LOG.warn("Timer handlers still running {} ms after shutdown; interrupting them", grace.toMillis());
                 workers.shutdownNow();
             }
         } catch (InterruptedException e) {

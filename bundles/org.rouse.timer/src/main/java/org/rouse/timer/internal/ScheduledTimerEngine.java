@@ -77,7 +77,7 @@ public final class ScheduledTimerEngine implements TimerEngine {
         }
         drain();
         dispatcher.shutdownNow();
-        NamedThreads.stopWorkers(workers);
+        NamedThreads.stopWorkers(workers, NamedThreads.SHUTDOWN_GRACE);
         try {
             dispatcher.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

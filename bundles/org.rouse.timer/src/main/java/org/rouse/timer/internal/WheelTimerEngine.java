@@ -189,8 +189,16 @@ public final class WheelTimerEngine implements TimerEngine {
         shutdown();
     }
 
-    /** Drains (if the front has not), stops the dispatcher, lets queued handlers finish and stops the workers. */
+    /**
+     * Drains (if the front has not), stops the dispatcher and stops the workers, letting running handlers finish for
+     * up to {@link NamedThreads#SHUTDOWN_GRACE} before interrupting them.
+     */
     public void shutdown() {
+        shutdown(NamedThreads.SHUTDOWN_GRACE);
+    }
+
+    /** As {@link #shutdown()}, with {@code grace} for running handlers (tests use a short one). */
+    void shutdown(java.time.Duration grace) {
         synchronized (lock) {
             if (shutDown) {
                 return;
@@ -204,7 +212,7 @@ public final class WheelTimerEngine implements TimerEngine {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        NamedThreads.stopWorkers(workers);
+        NamedThreads.stopWorkers(workers, grace);
     }
 
     @Override

@@ -184,6 +184,37 @@ class TimerServiceTest {
     }
 
     @Test
+    void aHandlerThatThrowsAnErrorIsContainedToItsEventAndTheOwnerGoesOn() throws Exception {
+        TimerOwner owner = timers.owner("errors");
+        AtomicInteger periodicRuns = new AtomicInteger();
+        CountDownLatch periodicGoesOn = new CountDownLatch(3);
+        Timer periodic = owner.scheduleAtFixedRate(Duration.ZERO, Duration.ofMillis(5), e -> {
+            if (periodicRuns.incrementAndGet() == 1) {
+                recurse(0); // a real StackOverflowError
+            }
+            periodicGoesOn.countDown();
+        });
+        assertTrue(periodicGoesOn.await(10, TimeUnit.SECONDS), "the periodic timer stopped after its handler's Error");
+        periodic.cancel();
+        CountDownLatch thrownFirst = new CountDownLatch(1);
+        owner.schedule(Duration.ZERO, e -> {
+            thrownFirst.countDown();
+            throw new StackOverflowError("thrown by the test");
+        });
+        assertTrue(thrownFirst.await(10, TimeUnit.SECONDS));
+        CountDownLatch later = new CountDownLatch(5);
+        for (int i = 0; i < 5; i++) {
+            owner.schedule(Duration.ofMillis(i), e -> later.countDown());
+        }
+        assertTrue(later.await(10, TimeUnit.SECONDS), "later events of the owner were dropped");
+        assertEquals(2, timers.statistics().failed(), "each Error counted as a failed handler");
+    }
+
+    private static int recurse(int depth) {
+        return recurse(depth + 1) + 1;
+    }
+
+    @Test
     void rescheduleRestartsTheClockLikeLlSetTimerEvent() throws Exception {
         CountDownLatch fired = new CountDownLatch(1);
         Timer timer = timers.owner("a").schedule(Duration.ofHours(1), e -> fired.countDown());

@@ -77,4 +77,57 @@ class TimerSwapTest {
         }
         assertTrue(core.swaps() >= 20);
     }
+
+    /**
+     * One worker of the old engine is held by a handler that ignores interrupts; other owners' events fell due behind
+     * it in that engine. After the swap and the old engine's shutdown (whose grace for running handlers is short here)
+     * those events run on the new engine, and so do later events of every owner, the slow one's once it returns.
+     */
+    @Test
+    @Timeout(30)
+    void workQueuedBehindASlowHandlerMovesToTheNewEngine() throws Exception {
+        TimerFrontCore core = new TimerFrontCore();
+        WheelTimerEngine old = WheelTimerEngine.started(1);
+        core.swapTo(old);
+        BundleTimerView view = core.newView("slow-swap");
+        CountDownLatch slowStarted = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        TimerOwner slow = view.owner("slow");
+        slow.schedule(Duration.ZERO, e -> {
+            slowStarted.countDown();
+            for (; ; ) {
+                try {
+                    release.await();
+                    return;
+                } catch (InterruptedException ignored) {
+                    // a handler that will not be hurried
+                }
+            }
+        });
+        assertTrue(slowStarted.await(10, TimeUnit.SECONDS));
+        int others = 20;
+        CountDownLatch queuedRan = new CountDownLatch(others);
+        for (int i = 0; i < others; i++) {
+            view.owner("other-" + i).schedule(Duration.ZERO, e -> queuedRan.countDown());
+        }
+        org.awaitility.Awaitility.await().until(() -> old.expired() >= others + 1); // all handed to the old workers
+        assertEquals(others, queuedRan.getCount(), "the only old worker is busy");
+
+        WheelTimerEngine next = WheelTimerEngine.started(2);
+        core.swapTo(next);
+        old.shutdown(Duration.ofMillis(50));
+        assertTrue(queuedRan.await(10, TimeUnit.SECONDS), "owners queued in the old engine never ran: " + queuedRan);
+        CountDownLatch laterRan = new CountDownLatch(others);
+        for (int i = 0; i < others; i++) {
+            view.owner("other-" + i).schedule(Duration.ofMillis(1), e -> laterRan.countDown());
+        }
+        assertTrue(laterRan.await(10, TimeUnit.SECONDS), "events after the swap did not run: " + laterRan);
+        CountDownLatch slowLater = new CountDownLatch(1);
+        slow.schedule(Duration.ZERO, e -> slowLater.countDown());
+        release.countDown();
+        assertTrue(slowLater.await(10, TimeUnit.SECONDS), "the slow owner's next event did not run");
+        core.release(view);
+        core.swapTo(null);
+        next.shutdown();
+    }
 }

@@ -91,6 +91,10 @@ public final class BundleTimerView implements TimerService {
         }
     }
 
+    void forEachOwner(java.util.function.Consumer<Owner> action) {
+        owners.values().forEach(action);
+    }
+
     void forget(Owner owner) {
         owners.remove(owner.name(), owner);
     }

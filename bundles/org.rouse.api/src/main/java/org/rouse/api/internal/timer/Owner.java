@@ -21,8 +21,10 @@ final class Owner implements TimerOwner {
      * Layout. `live` holds every timer that may still run, so that `close` can cancel them.
      *
      * Invariants.
-     * 1. No timer outlives its owner: a schedule racing with close re-checks `closed` after adding its timer and
-     *    cancels it itself.
+     * 1. No timer outlives its owner: a schedule or reschedule racing with close re-checks `closed` after adding its
+     *    timer and arming it, and cancels it itself (the argument is in TimerHandle's notes).
+     * 2. Once close has returned, no handler of this owner starts: events already in `queue` check `closed` before
+     *    their handler starts. A handler running at that moment is not waited for (close may be called from it).
      */
 
     private final BundleTimerView view;
@@ -147,9 +149,8 @@ final class Owner implements TimerOwner {
 
     @Override
     public void close() {
-        if (closed) {
-            return;
-        }
+        // Every call goes through the cancels (each idempotent), so a call that overlaps another also returns only
+        // once every timer is cancelled: "no timer stays armed after close() returns" holds for each caller.
         closed = true;
         for (TimerHandle timer : live) {
             timer.cancel(false);

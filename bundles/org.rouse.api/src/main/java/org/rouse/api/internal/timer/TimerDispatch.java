@@ -40,7 +40,8 @@ final class TimerDispatch {
      * and the handle's armed reference: taken by a swap or no longer live means another party owns it; otherwise the
      * engine dropped it and the arming thread arms it again. An entry cancelled while it is between engines is
      * filtered out (Arming.isLive()), checked again after arming so that a cancel racing with the move leaves nothing
-     * armed.
+     * armed. Tasks handed to an engine are not moved by the swap itself: the front core's afterSwap hook re-issues the
+     * owners' queued runs on the new engine (see SerialQueue).
      *
      * Invariants.
      * 1. `active` is never null.
@@ -70,6 +71,8 @@ final class TimerDispatch {
     private final AtomicLong swaps = new AtomicLong();
     /** The pause of the last swap; written under {@link #swapLock}. */
     private volatile long lastSwapPauseNanos;
+    /** Run under {@link #swapLock} at the end of every swap to a non-null engine; set once by the front core. */
+    private volatile Runnable afterSwap = () -> {};
 
     TimerDispatch() {
         standby.start(); // no thread until a timer is armed or a task runs
@@ -96,6 +99,14 @@ final class TimerDispatch {
     /** The engine used while no engine service is present (for tests). */
     StandbyTimerEngine standby() {
         return standby;
+    }
+
+    /**
+     * Sets what runs at the end of every swap to an engine, after the swap count is incremented and under the swap
+     * lock (the front core re-issues its owners' queued runs there).
+     */
+    void afterSwap(Runnable hook) {
+        afterSwap = hook;
     }
 
     /** Arms {@code entry} in the active engine. */
@@ -207,9 +218,12 @@ final class TimerDispatch {
             for (Runnable task : tasks) {
                 execute(task);
             }
+            swaps.incrementAndGet(); // before afterSwap: SerialQueue relies on this order
+            if (next != null) {
+                afterSwap.run();
+            }
             long pause = System.nanoTime() - start;
             lastSwapPauseNanos = pause;
-            swaps.incrementAndGet();
             LOG.info(
                     "Timer engine {} -> {}: moved {} pending timers in {} µs",
                     previous == standby ? "none (standby)" : previous.name(),

@@ -21,9 +21,23 @@ public final class TimerFrontCore {
 
     private final Set<BundleTimerView> views = ConcurrentHashMap.newKeySet();
 
+    public TimerFrontCore() {
+        dispatch.afterSwap(this::reissueQueuedRuns);
+    }
+
     /** Makes {@code engine} (possibly null) the active engine, moving every pending timer to it. */
     public void swapTo(TimerEngine engine) {
         dispatch.swapTo(engine);
+    }
+
+    /**
+     * Hands every owner's waiting run to the newly active engine, so that none depends on the retired engine running
+     * its worker queue (see {@link SerialQueue}). O(owners); called by the dispatch under its swap lock.
+     */
+    private void reissueQueuedRuns() {
+        for (BundleTimerView view : views) {
+            view.forEachOwner(owner -> owner.queue().reissue());
+        }
     }
 
     /** Applies a configuration, or rejects it whole and keeps the last good one; returns whether it was applied. */

@@ -32,6 +32,14 @@ final class TimerHandle implements Timer {
      * 3. Expiry and cancel cannot deadlock: the expiry path takes no lock before its CAS; engines never hold their own
      *    locks while calling expire, so the monitor taken after it cannot deadlock with cancel (which calls into the
      *    engine under the monitor).
+     * 4. No arming outlives its owner's close. Owner.close() sets `closed` (volatile) and then cancels every timer in its
+     *    live set. start and reschedule add the timer to the live set and arm it, then read `closed` again and cancel
+     *    the arming themselves if it is set: either close's iteration sees the timer (and its cancel waits for the
+     *    monitor held by reschedule) or the re-check sees `closed`.
+     * 5. No handler starts after close() has returned: an event already handed to the owner's queue reads `closed`
+     *    before its handler starts. The event's start time (Event.startNanos()) is read before that check, so every
+     *    handler that runs has a start time earlier than the return of any close() of its owner (what
+     *    TimerCloseRaceTest checks).
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(TimerHandle.class);
@@ -94,14 +102,22 @@ final class TimerHandle implements Timer {
         owner.queue().submit(() -> run(arming));
     }
 
-    /** Runs the handler on the owner's queue, then re-arms a periodic timer. */
+    /**
+     * Runs the handler on the owner's queue, then re-arms a periodic timer. Nothing starts once the owner is closed
+     * (see {@link Owner#close()}). Whatever the handler throws, {@link Error}s included, ends with this event: it is
+     * counted and logged, and the timer goes on by its own rules.
+     */
     private void run(Arming arming) {
+        long start = System.nanoTime(); // read before closed: see the notes on owner close
+        if (owner.isClosed()) {
+            closedBeforeRun();
+            return;
+        }
         TimerCounters counters = owner.view().counters();
-        long start = System.nanoTime();
         counters.lateness().record(start - arming.deadlineNanos);
         try {
             handler.onTimer(new Event(this, arming.deadlineNanos, start, arming.missedFirings));
-        } catch (Exception | LinkageError | AssertionError e) {
+        } catch (Throwable e) { // a StackOverflowError has unwound by now, so logging it is safe
             counters.failed();
             LOG.warn("Timer handler failed: owner '{}', timer {}", owner.name(), this, e);
         } finally {
@@ -119,6 +135,14 @@ final class TimerHandle implements Timer {
             }
         }
         afterRun(arming);
+    }
+
+    /** The owner closed after this event was handed to its queue: the event is dropped, as if cancelled. */
+    private synchronized void closedBeforeRun() {
+        if (state == TimerState.RUNNING) {
+            state = TimerState.CANCELLED;
+            owner.view().counters().cancelled();
+        }
     }
 
     private synchronized void afterRun(Arming arming) {
@@ -206,6 +230,11 @@ final class TimerHandle implements Timer {
                 nanos = periodNanos;
             }
             armLocked(System.nanoTime() + nanos, 0);
+            if (owner.isClosed()) {
+                // close() ran after checkOpen and may have iterated the owner's timers before remember: undo the arming
+                cancel();
+                owner.checkOpen();
+            }
         }
     }
 
