@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -44,7 +46,10 @@ public final class SelectorFrontCore {
      *
      * Cancel/close versus swap: a handle first leaves the VALID state, then detaches from the active engine. Every
      * attacher checks validity after attaching and detaches again if the handle ended meanwhile, so an entry that
-     * ends during a swap is never left attached.
+     * ends during a swap is never left attached. Deregistration (cancel returns once no selector holds the
+     * channel) asks the active engine and, while a swap drains the previous one, that engine too: `draining` is set
+     * before `active` changes and cleared after the drain, so a detach that reads the new `active` also sees the
+     * engine whose drain may not have flushed the channel yet.
      *
      * With no engine (or while the active engine refuses because it is shutting down), entries and loop tasks are
      * parked; `active` changes only under parkLock, so a parker either sees the new engine or is seen by the swap
@@ -58,6 +63,11 @@ public final class SelectorFrontCore {
 
     /** The engine new work goes to; written by swapTo under swapLock and parkLock, read by everyone. */
     private volatile SelectorEngine active;
+
+    /** The engine a swap is draining now, or null; written by swapTo under swapLock, read by detach. */
+    private volatile SelectorEngine draining;
+
+    private static final CompletionStage<Void> COMPLETED = CompletableFuture.completedStage(null);
 
     /** Serializes swaps. */
     private final Object swapLock = new Object();
@@ -97,6 +107,7 @@ public final class SelectorFrontCore {
             }
             List<ChannelHandle> parked;
             List<Runnable> tasks;
+            draining = previous; // before active changes: a cancel that sees the new engine also sees this one
             synchronized (parkLock) {
                 active = next;
                 if (next == null) {
@@ -114,7 +125,13 @@ public final class SelectorFrontCore {
                     previous == null ? "none" : previous.name(),
                     next == null ? "none" : next.name());
             if (previous != null) {
-                for (SelectorEntry entry : previous.drain()) {
+                List<SelectorEntry> drainedEntries;
+                try {
+                    drainedEntries = previous.drain(); // a cancel meanwhile also waits for this drain's flush
+                } finally {
+                    draining = null;
+                }
+                for (SelectorEntry entry : drainedEntries) {
                     if (entry instanceof ChannelHandle.EngineEntry ours
                             && ours.handle().isValid()) {
                         attach(ours.handle());
@@ -169,15 +186,34 @@ public final class SelectorFrontCore {
         }
     }
 
-    /** Detaches the handle's entry from the active engine and from the parked set. */
-    void detach(ChannelHandle handle) {
+    /**
+     * Deregisters the handle's entry from the active engine, from an engine a swap is draining, and from the parked
+     * set. Waits as {@link SelectorEngine#deregister} does (never on a loop thread, never for an upcall, bounded).
+     *
+     * @return a stage completed once no engine's selector holds the channel
+     */
+    CompletionStage<Void> detach(ChannelHandle handle) {
+        SelectorEntry entry = handle.entry();
         SelectorEngine engine = active;
+        SelectorEngine drained = draining;
+        CompletionStage<Void> left = COMPLETED;
         if (engine != null) {
-            engine.detach(handle.entry());
+            left = both(left, engine.deregister(entry));
+        }
+        if (drained != null && drained != engine) {
+            left = both(left, drained.deregister(entry)); // its drain may not have flushed this channel yet
         }
         synchronized (parkLock) {
             parkedHandles.remove(handle);
         }
+        return left;
+    }
+
+    private static CompletionStage<Void> both(CompletionStage<Void> a, CompletionStage<Void> b) {
+        if (b == null || b.toCompletableFuture().isDone()) {
+            return a;
+        }
+        return a.toCompletableFuture().isDone() ? b : a.thenCombine(b, (x, y) -> null);
     }
 
     /** Re-applies the handle's interest operations in the active engine (waking its loop). */
