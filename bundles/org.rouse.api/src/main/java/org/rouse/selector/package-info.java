@@ -40,6 +40,9 @@
  * <ul>
  *   <li><b>Threads.</b> Every method may be called from any thread, including from inside a handler. Changes of
  *       interest operations, suspension and cancellation take effect at once: the loop is woken if it is blocked.
+ *       When {@link org.rouse.selector.ChannelRegistration#cancel()} returns, the channel has left every selector
+ *       of the service and may be put into blocking mode (the few cases where waiting could deadlock are listed
+ *       there, with {@link org.rouse.selector.ChannelRegistration#deregister()} to learn when they complete).
  *   <li><b>Upcalls.</b> With {@link org.rouse.selector.Dispatch#POOL} (the default) a handler runs on a worker
  *       thread and its channel is not selected again until the handler returns, so one channel never has two
  *       upcalls at once; when it returns the channel is re-armed with its current interest operations and the
@@ -57,5 +60,5 @@
  * </ul>
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.0.0")
+@org.osgi.annotation.versioning.Version("1.1.0")
 package org.rouse.selector;

@@ -2,6 +2,8 @@ package org.rouse.selector.spi;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.RejectedExecutionException;
 import org.osgi.annotation.versioning.ConsumerType;
 
@@ -50,6 +52,28 @@ public interface SelectorEngine {
      */
     boolean detach(SelectorEntry entry);
 
+    /**
+     * Detaches the entry as {@link #detach(SelectorEntry)} does and reports when its channel has left every selector
+     * of this engine: each key cancelled and flushed by a selection operation, so the channel may be put into
+     * blocking mode or registered elsewhere. The front calls it when a registration is cancelled or closed.
+     *
+     * <p>Waiting: returns only after the loop that served the entry has flushed its key, except on this engine's
+     * own loop threads (a loop flushes its own key at once and never waits for another loop) and except that the
+     * wait is bounded by the engine's own setting (it then logs and returns). Called from inside an upcall of this
+     * entry, the calling worker releases any registration of its own (a watch selector) before returning. Never
+     * waits for an upcall running on another thread: the stage completes once that upcall has let the channel go.
+     * Drains in flight count too: if this engine is still flushing a drain, the stage includes that flush.
+     *
+     * <p>The default detaches and returns a completed stage: right for an engine whose detach deregisters at once.
+     *
+     * @return a stage completed once no selector of this engine holds the channel; {@code null} if the entry was
+     *     neither attached here nor held by any of this engine's selectors
+     * @since 1.2
+     */
+    default CompletionStage<Void> deregister(SelectorEntry entry) {
+        return detach(entry) ? CompletableFuture.completedFuture(null) : null;
+    }
+
     /** Wakes the loop(s) if blocked in select; coalesced. */
     void wakeup();
 
@@ -64,6 +88,13 @@ public interface SelectorEngine {
      * Refuses attaches while it runs, deregisters every channel from this engine's selectors (leaving them open)
      * and returns their entries; afterwards the engine is empty and usable again. Dispatches in progress finish;
      * they re-arm through the front into the next engine.
+     *
+     * <p>Bounded: a loop stuck in a consumer callback (an inline handler or an accept handler factory that blocks)
+     * cannot deregister its channels, so the drain waits for each loop only up to a bound of the engine's own
+     * configuration. It then returns every entry anyway, with a warning; the stuck loop cancels and flushes its
+     * keys when the callback returns, and never dispatches an entry it no longer owns. The channels are meanwhile
+     * also registered with the next engine (a channel may belong to several selectors); an entry whose upcall is
+     * still running selects nothing there until that upcall returns and re-arms it.
      */
     List<SelectorEntry> drain();
 

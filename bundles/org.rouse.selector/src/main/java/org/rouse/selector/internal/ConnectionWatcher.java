@@ -168,6 +168,16 @@ final class ConnectionWatcher {
         }
     }
 
+    /**
+     * Deregisters the session's channel from its selector now (the registration ended during the worker's own
+     * upcall). Worker only: the session's selector is confined to it.
+     */
+    void release(Session session) {
+        if (session.selector != null) {
+            deregister(session);
+        }
+    }
+
     private void deregister(Session session) {
         SelectionKey key = session.key;
         if (key == null) {

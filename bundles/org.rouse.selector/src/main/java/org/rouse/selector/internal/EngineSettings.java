@@ -25,6 +25,8 @@ import org.slf4j.LoggerFactory;
  * @param selectTimeoutMs the longest select; 0 = no timeout
  * @param watchPeriodMicros how long a worker keeps watching its channel after an upcall; 0 = not at all
  * @param wakeupAfterUpcall whether an update from another thread wakes the loop
+ * @param loopWaitTimeoutMs the longest a drain, a cancel or a shutdown waits for a select loop (one stuck in a
+ *     consumer callback cannot answer)
  */
 public record EngineSettings(
         int coreThreads,
@@ -35,7 +37,8 @@ public record EngineSettings(
         int loops,
         long selectTimeoutMs,
         long watchPeriodMicros,
-        boolean wakeupAfterUpcall) {
+        boolean wakeupAfterUpcall,
+        long loopWaitTimeoutMs) {
 
     static final int DEFAULT_CORE_THREADS = 2;
     static final int DEFAULT_MAX_THREADS = 64;
@@ -47,6 +50,8 @@ public record EngineSettings(
     static final long DEFAULT_SELECT_TIMEOUT_MS = 0;
     static final long DEFAULT_WATCH_PERIOD_MICROS = 1_000;
     static final long MAX_WATCH_PERIOD_MICROS = 1_000_000;
+    static final long DEFAULT_LOOP_WAIT_TIMEOUT_MS = 5_000;
+    static final long MAX_LOOP_WAIT_TIMEOUT_MS = 600_000;
 
     /** The defaults of {@link SelectorEngineConfig}. */
     public static final EngineSettings DEFAULTS = new EngineSettings(
@@ -58,7 +63,8 @@ public record EngineSettings(
             DEFAULT_LOOPS,
             DEFAULT_SELECT_TIMEOUT_MS,
             DEFAULT_WATCH_PERIOD_MICROS,
-            true);
+            true,
+            DEFAULT_LOOP_WAIT_TIMEOUT_MS);
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineSettings.class);
 
@@ -77,7 +83,8 @@ public record EngineSettings(
                 (int) check.inRange("loops", config.loops(), 1, MAX_LOOPS),
                 check.inRange("select.timeout.ms", config.select_timeout_ms(), 0, 600_000),
                 check.inRange("watch.period.us", config.watch_period_us(), 0, MAX_WATCH_PERIOD_MICROS),
-                config.wakeup_after_upcall());
+                config.wakeup_after_upcall(),
+                check.inRange("loop.wait.timeout.ms", config.loop_wait_timeout_ms(), 1, MAX_LOOP_WAIT_TIMEOUT_MS));
         if (settings.maxThreads < settings.coreThreads) {
             check.problem(
                     "pool.max.threads", settings.maxThreads, "at least pool.core.threads = " + settings.coreThreads);
@@ -134,6 +141,13 @@ public record EngineSettings(
         return copy.settings();
     }
 
+    /** These settings with another bound on waiting for a loop. */
+    EngineSettings withLoopWaitTimeoutMs(long millis) {
+        Copy copy = new Copy(this);
+        copy.loopWaitTimeoutMs = millis;
+        return copy.settings();
+    }
+
     /** A mutable copy, so each {@code with...} method names only what it changes. */
     private static final class Copy {
         int coreThreads;
@@ -145,6 +159,7 @@ public record EngineSettings(
         long selectTimeoutMs;
         long watchPeriodMicros;
         boolean wakeupAfterUpcall;
+        long loopWaitTimeoutMs;
 
         Copy(EngineSettings from) {
             coreThreads = from.coreThreads;
@@ -156,6 +171,7 @@ public record EngineSettings(
             selectTimeoutMs = from.selectTimeoutMs;
             watchPeriodMicros = from.watchPeriodMicros;
             wakeupAfterUpcall = from.wakeupAfterUpcall;
+            loopWaitTimeoutMs = from.loopWaitTimeoutMs;
         }
 
         EngineSettings settings() {
@@ -168,7 +184,8 @@ public record EngineSettings(
                     loops,
                     selectTimeoutMs,
                     watchPeriodMicros,
-                    wakeupAfterUpcall);
+                    wakeupAfterUpcall,
+                    loopWaitTimeoutMs);
         }
     }
 }

@@ -5,12 +5,16 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToLongFunction;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
@@ -57,7 +61,24 @@ public final class NioSelectorEngine implements SelectorEngine {
      * upcall itself and the loop never hears of it. Otherwise the re-arm goes to the loop as usual.
      * Drain: queued on every loop (and waited for): cancel every key and flush the cancellations with selectNow(),
      * so every channel is deregistered but stays open. Upcalls in flight finish on this pool and re-arm through the
-     * front into the next engine; a watch in flight finds its entry detached from this engine and hands it back.
+     * front into the next engine; a watch in flight finds its entry no longer attached and hands it back. The wait
+     * is bounded by loop.wait.timeout.ms: a loop stuck in a consumer callback (an inline handler, an accept handler
+     * factory) cannot run its queued deregisterAll. The drain then returns every entry anyway and logs the stuck
+     * loop's stack; nothing is lost, because the stuck loop runs the queued deregisterAll as soon as the callback
+     * returns (its task queue is FIFO, so before any later attach), and until then it dispatches nothing it no
+     * longer owns (processSelected checks Host.owns). The next engine registers the channels alongside (a channel
+     * may belong to several selectors); the entry whose callback is stuck has interest 0 there until its upcall
+     * returns and re-arms it. `flushing` keeps the drain's flush visible to cancels until every loop has run it.
+     *
+     * Deregistration (cancel, close): deregister() removes the entry and queues a cancel-and-flush on its loop, then
+     * waits for that flush (bounded), except on a loop thread of this engine, which never waits for a loop: its own
+     * loop flushes at once, another loop's flush completes the returned stage later. A worker's watch selector may
+     * also hold the channel: from a hit until the end of that worker's task (ConnectionWatcher). The worker running
+     * the entry's upcall releases that registration itself when it is the caller; any other caller gets a stage
+     * that completes when that task ends, and never waits for it (it runs consumer code). `watchedUpcalls` finds
+     * the task: runUpcalls puts its Upcall there before the front's dispatch reads the registration's state, and
+     * the front writes that state before calling deregister, so either deregister sees the task or the task sees
+     * the registration ended and never watches (Dekker, on the map's and the state's volatile accesses).
      *
      * Invariants.
      * 1. attach/drain are linearizable: both run under `stateLock`, and an attach overlapping a drain (`draining`)
@@ -100,6 +121,12 @@ public final class NioSelectorEngine implements SelectorEngine {
 
     /** Set once by shutdown under stateLock; read without the lock. */
     private volatile boolean closed;
+
+    /** A drain's flush not yet run by every loop, or null; written under stateLock, read under it. */
+    private CompletableFuture<Void> flushing;
+
+    /** Tasks of pool upcalls that may watch their channel, by entry; put and removed by the worker running one. */
+    private final ConcurrentHashMap<SelectorEntry, Upcall> watchedUpcalls = new ConcurrentHashMap<>();
 
     /** The upcall a worker thread is running for this engine, if any; each worker reads and writes its own. */
     private final ThreadLocal<Upcall> upcallOnThisThread = new ThreadLocal<>();
@@ -219,6 +246,35 @@ public final class NioSelectorEngine implements SelectorEngine {
     }
 
     @Override
+    public CompletionStage<Void> deregister(SelectorEntry entry) {
+        SelectLoop loop;
+        CompletableFuture<Void> keyFlushed = null;
+        CompletableFuture<Void> drainFlushed;
+        synchronized (stateLock) {
+            loop = attached.remove(entry);
+            if (loop != null) {
+                assignedPerLoop[loop.index()]--;
+                if (!closed) {
+                    keyFlushed = loop.detach(entry); // already complete on that loop's own thread
+                }
+            }
+            drainFlushed = flushing;
+        }
+        if (keyFlushed != null && !loop.onLoop()) {
+            requestWakeup(loop);
+        }
+        CompletableFuture<Void> watchReleased = releaseWatch(entry);
+        if (loop == null && drainFlushed == null && watchReleased == null) {
+            return null;
+        }
+        CompletableFuture<Void> loopsDone = allOf(keyFlushed, drainFlushed);
+        if (!loopsDone.isDone() && !onAnyLoop()) {
+            awaitLoops(loopsDone, "deregistering " + entry.channel());
+        }
+        return watchReleased == null ? loopsDone : CompletableFuture.allOf(loopsDone, watchReleased);
+    }
+
+    @Override
     public void wakeup() {
         for (SelectLoop loop : loops) {
             requestWakeup(loop);
@@ -243,7 +299,9 @@ public final class NioSelectorEngine implements SelectorEngine {
     @Override
     public List<SelectorEntry> drain() {
         List<SelectorEntry> entries;
-        CountDownLatch done = new CountDownLatch(loops.length);
+        @SuppressWarnings("unchecked")
+        CompletableFuture<Void>[] deregistered = new CompletableFuture[loops.length];
+        CompletableFuture<Void> all;
         List<SelectLoop> here = new ArrayList<>(1);
         synchronized (stateLock) {
             if (closed) {
@@ -254,26 +312,39 @@ public final class NioSelectorEngine implements SelectorEngine {
             attached.clear();
             Arrays.fill(assignedPerLoop, 0);
             for (SelectLoop loop : loops) {
+                CompletableFuture<Void> done = new CompletableFuture<>();
+                deregistered[loop.index()] = done;
                 if (loop.onLoop()) {
                     here.add(loop);
                 } else {
                     loop.enqueue(() -> {
                         loop.deregisterAll();
-                        done.countDown();
+                        done.complete(null);
                     });
                 }
             }
+            all = CompletableFuture.allOf(deregistered);
+            flushing = all;
         }
+        all.whenComplete((ignored, failure) -> {
+            synchronized (stateLock) {
+                if (flushing == all) {
+                    flushing = null;
+                }
+            }
+        });
         watcher.cutAll(); // their channels belong to the next engine now
         try {
             for (SelectLoop loop : here) { // drained from inside a loop task: that loop deregisters now
                 loop.deregisterAll();
-                done.countDown();
+                deregistered[loop.index()].complete(null);
             }
             for (SelectLoop loop : loops) {
                 loop.wakeup();
             }
-            awaitUninterruptibly(done);
+            if (!awaitBounded(all)) {
+                warnStuck(deregistered, entries.size());
+            }
         } finally {
             synchronized (stateLock) {
                 draining = false;
@@ -388,7 +459,15 @@ public final class NioSelectorEngine implements SelectorEngine {
                     left);
         }
         for (SelectLoop loop : loops) {
-            loop.stop();
+            if (!loop.stop(settings.loopWaitTimeoutMs())) {
+                LOG.warn(
+                        "Selector engine {}: loop {} did not stop within loop.wait.timeout.ms = {} ms; it is stuck in"
+                                + " a callback and ends (closing its selector) when that returns:\n{}",
+                        name,
+                        loop,
+                        settings.loopWaitTimeoutMs(),
+                        loop.whereStuck());
+            }
         }
         watcher.cutAll(); // a worker watching a channel would otherwise hold the shutdown for up to the period
         workers.shutdown();
@@ -407,6 +486,97 @@ public final class NioSelectorEngine implements SelectorEngine {
             watcher.close();
         }
         LOG.info("Selector engine {} stopped", name);
+    }
+
+    /** Whether the calling thread is one of this engine's loop threads (which must never wait for a loop). */
+    private boolean onAnyLoop() {
+        for (SelectLoop loop : loops) {
+            if (loop.onLoop()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Releases the watch registration of the entry's channel if the caller is the worker running its upcall, and
+     * otherwise finds the task of another worker that may hold one.
+     *
+     * @return null if no watch holds the channel any more, else a stage completed when that task ends
+     */
+    private CompletableFuture<Void> releaseWatch(SelectorEntry entry) {
+        if (!watcher.enabled()) {
+            return null;
+        }
+        Upcall mine = upcallOnThisThread.get();
+        if (mine != null && mine.entry == entry) {
+            watcher.release(mine.session); // this thread's own selector: deregistered now
+            return null;
+        }
+        Upcall running = watchedUpcalls.get(entry);
+        return running == null ? null : running.ended();
+    }
+
+    private static CompletableFuture<Void> allOf(CompletableFuture<Void> a, CompletableFuture<Void> b) {
+        if (a == null || a.isDone()) {
+            return b == null ? CompletableFuture.completedFuture(null) : b;
+        }
+        return b == null || b.isDone() ? a : CompletableFuture.allOf(a, b);
+    }
+
+    /** Waits for {@code loopsDone} up to loop.wait.timeout.ms, uninterruptibly; returns whether it completed. */
+    private boolean awaitBounded(CompletableFuture<Void> loopsDone) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.loopWaitTimeoutMs());
+        boolean interrupted = false;
+        try {
+            while (true) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return loopsDone.isDone();
+                }
+                try {
+                    loopsDone.get(left, TimeUnit.NANOSECONDS);
+                    return true;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                } catch (ExecutionException | TimeoutException e) {
+                    return loopsDone.isDone();
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void awaitLoops(CompletableFuture<Void> loopsDone, String what) {
+        if (!awaitBounded(loopsDone)) {
+            LOG.warn(
+                    "Selector engine {}: {}: a select loop did not flush within loop.wait.timeout.ms = {} ms (a"
+                            + " callback on it blocks?); returning, the channel leaves the selector when the loop"
+                            + " runs again",
+                    name,
+                    what,
+                    settings.loopWaitTimeoutMs());
+        }
+    }
+
+    private void warnStuck(CompletableFuture<Void>[] deregistered, int channels) {
+        for (SelectLoop loop : loops) {
+            if (!deregistered[loop.index()].isDone()) {
+                LOG.warn(
+                        "Selector engine {}: drain gave up waiting for loop {} after loop.wait.timeout.ms = {} ms: it"
+                                + " is stuck in a callback. All {} channels move to the next engine; the stuck loop"
+                                + " deregisters its keys, and the channel whose callback it runs re-arms in the next"
+                                + " engine, when the callback returns. The loop is at:\n{}",
+                        name,
+                        loop,
+                        settings.loopWaitTimeoutMs(),
+                        channels,
+                        loop.whereStuck());
+            }
+        }
     }
 
     /** Requests a wakeup of {@code loop} (counted; written only if the loop is selecting). */
@@ -440,7 +610,7 @@ public final class NioSelectorEngine implements SelectorEngine {
      */
     private boolean watchedNextUpcall(SelectorEntry entry, SelectLoop loop) {
         Upcall upcall = upcallOnThisThread.get();
-        if (upcall == null || upcall.entry != entry || upcall.nextOps != 0) {
+        if (upcall == null || upcall.entry != entry || upcall.nextOps != 0 || !upcall.tracked) {
             return false;
         }
         ConnectionWatcher.Watch watch = watcher.begin(upcall.session); // cuttable from here: counts as soft-idle
@@ -469,6 +639,9 @@ public final class NioSelectorEngine implements SelectorEngine {
         }
         Upcall upcall = new Upcall(entry);
         upcallOnThisThread.set(upcall);
+        // before the front's dispatch reads the registration's state (see the notes); a second task of the same
+        // entry (briefly possible during a swap) is not tracked and therefore never watches
+        upcall.tracked = watchedUpcalls.putIfAbsent(entry, upcall) == null;
         try {
             int ops = readyOps;
             do {
@@ -479,6 +652,10 @@ public final class NioSelectorEngine implements SelectorEngine {
         } finally {
             upcallOnThisThread.remove();
             watcher.end(upcall.session);
+            if (upcall.tracked) {
+                watchedUpcalls.remove(entry, upcall);
+            }
+            upcall.end();
         }
         loop.afterUpcall();
     }
@@ -491,29 +668,40 @@ public final class NioSelectorEngine implements SelectorEngine {
         }
     }
 
-    private static void awaitUninterruptibly(CountDownLatch latch) {
-        boolean interrupted = false;
-        while (true) {
-            try {
-                latch.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** The upcall a worker is running; {@code nextOps} is set by a successful watch. Confined to that worker. */
+    /**
+     * The upcall a worker is running; {@code nextOps} is set by a successful watch. Confined to that worker, except
+     * {@link #ended()}, which a deregistering thread calls.
+     */
     private static final class Upcall {
+        private static final CompletableFuture<Void> ENDED = CompletableFuture.completedFuture(null);
+
         final SelectorEntry entry;
         final ConnectionWatcher.Session session = new ConnectionWatcher.Session();
         int nextOps;
 
+        /** Whether this task is the one in watchedUpcalls (only a tracked task watches); worker only. */
+        boolean tracked;
+
+        /** Null, a future a deregistering thread waits on, or ENDED once the task ended; by CAS. */
+        private final AtomicReference<CompletableFuture<Void>> end = new AtomicReference<>();
+
         Upcall(SelectorEntry entry) {
             this.entry = entry;
+        }
+
+        /** A stage completed when this task has ended (and with it its watch registration). */
+        CompletableFuture<Void> ended() {
+            CompletableFuture<Void> mine = new CompletableFuture<>();
+            CompletableFuture<Void> witness = end.compareAndExchange(null, mine);
+            return witness == null ? mine : witness;
+        }
+
+        /** Called by the worker once the task is over. */
+        void end() {
+            CompletableFuture<Void> waiting = end.getAndSet(ENDED);
+            if (waiting != null) {
+                waiting.complete(null);
+            }
         }
     }
 

@@ -9,8 +9,10 @@ import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.util.ArrayDeque;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Recorder;
@@ -45,6 +47,12 @@ final class SelectLoop {
      * after 512 in a row the loop opens a new selector, registers every valid key's channel with it (same interest
      * ops and attachment), cancels the old keys, publishes the new selector in the volatile field and closes the old
      * one, logging a warning.
+     *
+     * Deregistration: SelectionKey.cancel() only marks a key; the channel stays registered (and cannot be put into
+     * blocking mode) until the selector's next selection operation. A detach therefore cancels the key and then
+     * flushes it with selectNow(): at once on the loop thread (as attachNow and deregisterAll already do), or, for a
+     * detach queued by another thread, once after the batch of pending work, completing every waiter's future
+     * after that one selectNow. Keys selectNow finds ready stay in the selected set for the next round.
      *
      * Invariants.
      * 1. Queued work re-checks membership (Host.owns) when it runs, so work queued before a detach or drain is
@@ -101,6 +109,9 @@ final class SelectLoop {
 
     /** Whether ready entries wait in overflow; written by the loop, read by workers. */
     private volatile boolean overflowWaiting;
+
+    /** Futures of queued detaches, completed after the flush that ends the batch of pending work; loop thread only. */
+    private final ArrayDeque<CompletableFuture<Void>> flushWaiters = new ArrayDeque<>();
 
     /** Ready pool entries the saturated pool refused, with their ready ops; loop thread only. */
     private final ArrayDeque<Ready> overflow = new ArrayDeque<>();
@@ -171,13 +182,26 @@ final class SelectLoop {
         }
     }
 
-    /** Deregisters the entry's channel: at once on the loop thread, else queued (the caller wakes the loop). */
-    void detach(SelectorEntry entry) {
+    /**
+     * Deregisters the entry's channel: cancels its key and flushes the cancellation with a selection operation, at
+     * once on the loop thread, else queued (the caller wakes the loop).
+     *
+     * @return completed once the channel is no longer registered with this loop's selector
+     */
+    CompletableFuture<Void> detach(SelectorEntry entry) {
+        CompletableFuture<Void> flushed = new CompletableFuture<>();
         if (onLoop()) {
-            detachNow(entry);
+            if (detachNow(entry)) {
+                flush();
+            }
+            flushed.complete(null);
         } else {
-            pending.add(() -> detachNow(entry));
+            pending.add(() -> {
+                detachNow(entry);
+                flushWaiters.add(flushed); // runPending flushes once for the whole batch
+            });
         }
+        return flushed;
     }
 
     /** Queues {@code task} for the loop thread; the caller wakes the loop. */
@@ -220,17 +244,26 @@ final class SelectLoop {
         overflowWaiting = false;
     }
 
-    /** Stops the loop thread and waits for it; tasks already queued still run. Idempotent. */
-    void stop() {
+    /**
+     * Stops the loop thread and waits for it up to {@code timeoutMs}; tasks already queued still run. Idempotent.
+     *
+     * @return whether the thread ended in time (it ends by itself later if a callback holds it)
+     */
+    boolean stop(long timeoutMs) {
         stopped = true;
         selector.wakeup();
         if (onLoop()) {
-            return;
+            return true;
         }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         boolean interrupted = false;
         while (thread.isAlive()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
             try {
-                thread.join();
+                TimeUnit.NANOSECONDS.timedJoin(thread, left);
             } catch (InterruptedException e) {
                 interrupted = true;
             }
@@ -238,6 +271,17 @@ final class SelectLoop {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+        return !thread.isAlive();
+    }
+
+    /** What the loop thread is doing now, for a warning when it does not answer: its innermost frames. */
+    String whereStuck() {
+        StackTraceElement[] frames = thread.getStackTrace();
+        StringBuilder where = new StringBuilder(thread.getName());
+        for (int i = 0; i < Math.min(frames.length, 8); i++) {
+            where.append("\n\tat ").append(frames[i]);
+        }
+        return where.toString();
     }
 
     long wakeupsWritten() {
@@ -372,13 +416,28 @@ final class SelectLoop {
         for (int budget = pending.size(); budget > 0; budget--) {
             Runnable work = pending.poll();
             if (work == null) {
-                return;
+                break;
             }
             try {
                 work.run();
             } catch (Throwable t) { // a failing loop task must not stop the loop
                 LOG.warn("Selector {}: loop task failed", name, t);
             }
+        }
+        if (!flushWaiters.isEmpty()) {
+            flush();
+            for (CompletableFuture<Void> waiter; (waiter = flushWaiters.poll()) != null; ) {
+                waiter.complete(null);
+            }
+        }
+    }
+
+    /** Deregisters cancelled keys now (a selection operation); ready keys wait in the selected set. */
+    private void flush() {
+        try {
+            selector.selectNow();
+        } catch (IOException | ClosedSelectorException e) {
+            LOG.debug("Selector {}: flushing cancelled keys failed", name, e);
         }
     }
 
@@ -483,11 +542,14 @@ final class SelectLoop {
         }
     }
 
-    private void detachNow(SelectorEntry entry) {
+    /** Cancels the entry's key; returns whether there was one to cancel. */
+    private boolean detachNow(SelectorEntry entry) {
         SelectionKey key = entry.channel().keyFor(selector);
         if (key != null && key.attachment() == entry) {
             key.cancel();
+            return true;
         }
+        return false;
     }
 
     @Override

@@ -79,4 +79,14 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
                     + " thread. Turn off only to reproduce the omniORB bug in benchmarks: a re-armed channel then"
                     + " waits for the select timeout.")
     boolean wakeup_after_upcall() default true;
+
+    @AttributeDefinition(
+            name = "Loop wait timeout (ms)",
+            description = "The longest a swap's drain, a cancel or a shutdown waits for a select loop. A loop stuck"
+                    + " in a consumer callback (an inline handler or an accept handler factory that blocks) cannot"
+                    + " answer; after this long the waiter logs a warning and goes on, and the loop lets its"
+                    + " channels go when the callback returns. 1 to 600000.",
+            min = "1",
+            max = "600000")
+    long loop_wait_timeout_ms() default EngineSettings.DEFAULT_LOOP_WAIT_TIMEOUT_MS;
 }

@@ -17,11 +17,12 @@ class EngineSettingsTest {
             int loops,
             long select_timeout_ms,
             long watch_period_us,
-            boolean wakeup_after_upcall)
+            boolean wakeup_after_upcall,
+            long loop_wait_timeout_ms)
             implements SelectorEngineConfig {
 
         static Config valid() {
-            return new Config(0, 8, 5, 100, false, 3, 250, 200, false);
+            return new Config(0, 8, 5, 100, false, 3, 250, 200, false, 750);
         }
 
         Config withLoops(int value) {
@@ -34,7 +35,8 @@ class EngineSettingsTest {
                     value,
                     select_timeout_ms,
                     watch_period_us,
-                    wakeup_after_upcall);
+                    wakeup_after_upcall,
+                    loop_wait_timeout_ms);
         }
 
         Config withWatch(long value) {
@@ -47,7 +49,22 @@ class EngineSettingsTest {
                     loops,
                     select_timeout_ms,
                     value,
-                    wakeup_after_upcall);
+                    wakeup_after_upcall,
+                    loop_wait_timeout_ms);
+        }
+
+        Config withLoopWait(long value) {
+            return new Config(
+                    pool_core_threads,
+                    pool_max_threads,
+                    pool_idle_timeout_seconds,
+                    pool_queue_capacity,
+                    pool_most_recently_idle_first,
+                    loops,
+                    select_timeout_ms,
+                    watch_period_us,
+                    wakeup_after_upcall,
+                    value);
         }
 
         Config withPool(int core, int max, long idle) {
@@ -60,7 +77,8 @@ class EngineSettingsTest {
                     loops,
                     select_timeout_ms,
                     watch_period_us,
-                    wakeup_after_upcall);
+                    wakeup_after_upcall,
+                    loop_wait_timeout_ms);
         }
 
         @Override
@@ -73,7 +91,7 @@ class EngineSettingsTest {
     void aValidConfigurationIsTakenAsIs() {
         EngineSettings settings = EngineSettings.from(Config.valid());
 
-        assertEquals(new EngineSettings(0, 8, 5, 100, false, 3, 250, 200, false), settings);
+        assertEquals(new EngineSettings(0, 8, 5, 100, false, 3, 250, 200, false, 750), settings);
     }
 
     @Test
@@ -84,6 +102,8 @@ class EngineSettingsTest {
         assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withLoops(65)));
         assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withWatch(-1)));
         assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withWatch(1_000_001)));
+        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withLoopWait(0)));
+        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withLoopWait(600_001)));
     }
 
     @Test

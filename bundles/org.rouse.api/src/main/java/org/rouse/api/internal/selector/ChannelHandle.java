@@ -5,6 +5,8 @@ import java.nio.channels.SelectableChannel;
 import java.nio.channels.SelectionKey;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.rouse.selector.ChannelHandler;
@@ -42,6 +44,13 @@ public final class ChannelHandle implements ChannelRegistration {
      * channel) by CAS; the winner detaches the entry, releases the view's slot and the channel claim, and (for VALID ->
      * CLOSED) closes the channel and calls onClosed once.
      *
+     * Deregistration (the contract of ChannelRegistration.cancel): the winner asks the core to deregister the entry
+     * from the engines that may hold it (SelectorEngine.deregister). The engine waits, where waiting cannot
+     * deadlock, until the key is cancelled and flushed, and returns a stage for the rest (an upcall on another
+     * thread, a loop that may not be waited for); `deregistered` completes with it. The state is written before
+     * the engine is asked, so an engine that checks the entry's operations after registering a channel anywhere
+     * (the watch selector) sees zero and lets go by itself.
+     *
      * Invariants.
      * 1. At most one handler of a channel runs at a time (the CAS on `inUpcall`).
      * 2. Each end of life (cancel, close) is performed once, by the winner of the CAS on `state`.
@@ -71,6 +80,12 @@ public final class ChannelHandle implements ChannelRegistration {
 
     /** VALID, CANCELLED or CLOSED; changed only by CAS. */
     private final AtomicInteger state = new AtomicInteger(VALID);
+
+    /**
+     * Completed once the registration has ended and no selector of the service holds the channel; completed by
+     * whichever thread completes the engine's deregistration stage (CompletableFuture orders it).
+     */
+    private final CompletableFuture<Void> deregistered = new CompletableFuture<>();
 
     /** The slot of the engine the entry is attached to; written by that engine. */
     private volatile Object engineSlot;
@@ -156,14 +171,20 @@ public final class ChannelHandle implements ChannelRegistration {
     @Override
     public void cancel() {
         if (state.compareAndSet(VALID, CANCELLED)) {
-            deregister();
+            end();
         }
+    }
+
+    @Override
+    public CompletionStage<Void> deregister() {
+        cancel();
+        return deregistered.minimalCompletionStage();
     }
 
     @Override
     public void close() {
         if (state.compareAndSet(VALID, CLOSED)) {
-            deregister();
+            end();
             closeChannel();
             notifyClosed(null);
         } else if (state.compareAndSet(CANCELLED, CLOSED)) {
@@ -183,15 +204,17 @@ public final class ChannelHandle implements ChannelRegistration {
             return false;
         }
         LOG.warn("Handler of {} (bundle {}) threw; closing the channel", channel, view.owner(), cause);
-        deregister();
+        end();
         closeChannel();
         notifyClosed(cause);
         return true;
     }
 
-    private void deregister() {
-        core.detach(this);
+    /** Called once, by the thread that ended the registration: deregisters the channel and frees its slot. */
+    private void end() {
+        CompletionStage<Void> left = core.detach(this); // waits for the flush where it safely can
         view.forget(this);
+        left.whenComplete((ignored, failure) -> deregistered.complete(null));
     }
 
     private void closeChannel() {

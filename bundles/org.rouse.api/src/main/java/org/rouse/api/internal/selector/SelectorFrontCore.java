@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -53,6 +55,9 @@ public final class SelectorFrontCore {
      * (and the handle still valid): the engine dropped it, and attach() retries on the active engine. Cancel/close
      * versus swap: a handle first leaves the VALID state, then detaches from the active
      * engine; every attacher checks validity after attaching and detaches again if the handle ended meanwhile.
+     * Deregistration (cancel returns once no selector holds the channel) asks the active engine and, while a swap
+     * drains the previous one, that engine too: `draining` is set before `active` changes and cleared after the drain,
+     * so a detach that reads the new `active` also sees the engine whose drain may not have flushed the channel yet.
      *
      * Invariants.
      * 1. After a swap, exactly one party attaches each live entry to the new engine: the attacher or the swap's drain.
@@ -69,6 +74,11 @@ public final class SelectorFrontCore {
 
     /** The engine new work goes to; written by swapTo under swapLock and parkLock, read by everyone. */
     private volatile SelectorEngine active;
+
+    /** The engine a swap is draining now, or null; written by swapTo under swapLock, read by detach. */
+    private volatile SelectorEngine draining;
+
+    private static final CompletionStage<Void> COMPLETED = CompletableFuture.completedStage(null);
 
     /** Serializes swaps. */
     private final Object swapLock = new Object();
@@ -108,6 +118,7 @@ public final class SelectorFrontCore {
             }
             List<ChannelHandle> parked;
             List<Runnable> tasks;
+            draining = previous; // before active changes: a cancel that sees the new engine also sees this one
             synchronized (parkLock) {
                 active = next;
                 if (next == null) {
@@ -125,7 +136,13 @@ public final class SelectorFrontCore {
                     previous == null ? "none" : previous.name(),
                     next == null ? "none" : next.name());
             if (previous != null) {
-                for (SelectorEntry entry : previous.drain()) {
+                List<SelectorEntry> drainedEntries;
+                try {
+                    drainedEntries = previous.drain(); // a cancel meanwhile also waits for this drain's flush
+                } finally {
+                    draining = null;
+                }
+                for (SelectorEntry entry : drainedEntries) {
                     if (entry instanceof ChannelHandle.EngineEntry ours) {
                         ours.handle().swapDrains.incrementAndGet();
                         if (ours.handle().isValid()) {
@@ -193,15 +210,34 @@ public final class SelectorFrontCore {
         }
     }
 
-    /** Detaches the handle's entry from the active engine and from the parked set. */
-    void detach(ChannelHandle handle) {
+    /**
+     * Deregisters the handle's entry from the active engine, from an engine a swap is draining, and from the parked
+     * set. Waits as {@link SelectorEngine#deregister} does (never on a loop thread, never for an upcall, bounded).
+     *
+     * @return a stage completed once no engine's selector holds the channel
+     */
+    CompletionStage<Void> detach(ChannelHandle handle) {
+        SelectorEntry entry = handle.entry();
         SelectorEngine engine = active;
+        SelectorEngine drained = draining;
+        CompletionStage<Void> left = COMPLETED;
         if (engine != null) {
-            engine.detach(handle.entry());
+            left = both(left, engine.deregister(entry));
+        }
+        if (drained != null && drained != engine) {
+            left = both(left, drained.deregister(entry)); // its drain may not have flushed this channel yet
         }
         synchronized (parkLock) {
             parkedHandles.remove(handle);
         }
+        return left;
+    }
+
+    private static CompletionStage<Void> both(CompletionStage<Void> a, CompletionStage<Void> b) {
+        if (b == null || b.toCompletableFuture().isDone()) {
+            return a;
+        }
+        return a.toCompletableFuture().isDone() ? b : a.thenCombine(b, (x, y) -> null);
     }
 
     /** Re-applies the handle's interest operations in the active engine (waking its loop). */
