@@ -54,7 +54,7 @@ public interface LockStatistics {
 
     /**
      * Times an unlock handed the lock directly to a waiting thread ({@code fair} always; {@code adaptive} when its
-     * oldest waiter passed the fairness bound).
+     * fairness timer has expired).
      *
      * @since 1.1
      */

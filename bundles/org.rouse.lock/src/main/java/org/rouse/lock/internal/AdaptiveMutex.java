@@ -51,7 +51,10 @@ final class AdaptiveMutex implements LockPrimitive {
      * it keeps its place). (3) Park until the node's status leaves WAITING: GRANTED means the lock was handed over
      * (we own it), WOKEN means an unlock removed us from the queue: clear `woken` and go to (1).
      *
-     * Release. Fast path CAS(LOCKED, 0), which fails exactly when PARKED is set. Slow path, under the monitor: if the
+     * Release. Fast path CAS(LOCKED, 0), which fails exactly when PARKED is set. If a woken thread is in flight, the
+     * release clears LOCKED by CAS without the monitor or the clock and is done unless `woken` was cleared meanwhile
+     * (then it wakes the head if the lock is still free): under contention this is the common case, and it costs
+     * about what AQS's release costs. Otherwise, under the monitor: if the
      * fairness timer has expired, remove the head, store LOCKED | (PARKED if threads remain), mark the head GRANTED
      * and re-arm the timer: ownership passes without LOCKED ever being clear, so no barger slips in. Otherwise store
      * PARKED-if-threads-remain (this frees the lock), then, unless a woken thread is still in flight, remove the head,
@@ -66,7 +69,8 @@ final class AdaptiveMutex implements LockPrimitive {
      * holder's release takes the slow path. An unlock that frees the lock without waking anybody read `woken` = W
      * after its store; W clears `woken` after that (SC order of volatiles), so W's next look at the word sees the
      * free lock or a later holder, whose own release takes the slow path (PARKED is still set, by I1) and wakes.
-     * A woken thread that gives up (timeout, interrupt) before competing passes the wake-up on (cancel()).
+     * The monitor-free release reads `woken` after its CAS for the same reason. A woken thread that gives up
+     * (timeout, interrupt) before competing passes the wake-up on (cancel()).
      * (I4) Mutual exclusion: LOCKED is set by CAS from a word without LOCKED, or kept set across a hand-off.
      *
      * Fairness. The timer is per lock, not per waiter: whatever the waiters' ages, at most one hand-off happens per
@@ -75,7 +79,8 @@ final class AdaptiveMutex implements LockPrimitive {
      * goes back to the head, so every queued thread eventually reaches the head.
      *
      * Costs. Uncontended: one CAS to lock, one to unlock, no clock read, no allocation. Contended: a node per
-     * acquisition that parks, one clock read per slow unlock, at most one unpark per slow unlock.
+     * acquisition that parks; an unlock with a woken thread in flight: one CAS and two volatile reads; otherwise the
+     * monitor, one clock read (the timer) and at most one unpark.
      */
 
     static final String STRATEGY = "adaptive";
@@ -249,7 +254,7 @@ final class AdaptiveMutex implements LockPrimitive {
         boolean interrupted = false;
         try {
             for (; ; ) {
-                if (spinThenTry()) {
+                if (spinThenTry(node != null)) {
                     return true;
                 }
                 if (mode == Mode.TIMED && deadline - System.nanoTime() <= 0L) {
@@ -303,8 +308,11 @@ final class AdaptiveMutex implements LockPrimitive {
         }
     }
 
-    /** Barges while the lock is free; spins while it is held and nobody is parked. True if the caller holds it. */
-    private boolean spinThenTry() {
+    /**
+     * Barges while the lock is free; spins while it is held and nobody is parked, or, for a thread an unlock woke
+     * ({@code woken}), even while others are parked (like the first queued node of AQS). True if the caller holds it.
+     */
+    private boolean spinThenTry(boolean woken) {
         int estimate = spinEstimate;
         int limit = Math.min(tuning.get().maxSpins(), 2 * estimate + 10);
         for (int i = 0; ; i++) {
@@ -319,7 +327,7 @@ final class AdaptiveMutex implements LockPrimitive {
                 }
                 continue;
             }
-            if ((s & PARKED) != 0) {
+            if ((s & PARKED) != 0 && !woken) {
                 if (i > 0) {
                     SPINS.getAndAdd(this, (long) i);
                 }
@@ -415,6 +423,15 @@ final class AdaptiveMutex implements LockPrimitive {
     // ---------------------------------------------------------------------------------------- release
 
     private void unlockSlow() {
+        if (WOKEN_NODE.getVolatile(this) != null) {
+            // a woken thread is on its way: release without the monitor or the clock, as AQS's signalNext does
+            clearLocked();
+            if (WOKEN_NODE.getVolatile(this) != null) {
+                return; // it clears `woken` after our release, so it sees the free lock or a later holder (I3)
+            }
+            wakeIfFree();
+            return;
+        }
         Thread wake;
         synchronized (queue) {
             Waiter head = queue.peekFirst();
@@ -446,6 +463,29 @@ final class AdaptiveMutex implements LockPrimitive {
             }
         }
         LockSupport.unpark(wake);
+    }
+
+    /** Frees the lock, keeping PARKED (which a cancelling thread may clear meanwhile under the monitor). */
+    private void clearLocked() {
+        for (; ; ) {
+            int s = state;
+            if (STATE.compareAndSet(this, s, s & ~LOCKED)) {
+                return;
+            }
+        }
+    }
+
+    /** After a release that found no woken thread in flight: wakes the head if the lock is still free. */
+    private void wakeIfFree() {
+        Thread wake = null;
+        synchronized (queue) {
+            if ((state & LOCKED) == 0 && WOKEN_NODE.getVolatile(this) == null) {
+                wake = wakeHead();
+            }
+        }
+        if (wake != null) {
+            LockSupport.unpark(wake);
+        }
     }
 
     /** A random time in [0, bound): on average one fair hand-off per half bound, as parking_lot's 0..1 ms. */
