@@ -14,9 +14,10 @@ import org.rouse.stats.Percentiles;
  * }
  * }</pre>
  *
- * <p>Costs: counts are kept by the lock holder; waits are timed only when an acquisition had to wait, and hold
- * times are sampled (one acquisition in 16, and only on locks that have been contended), so an uncontended
- * acquisition pays no clock read.
+ * <p>Costs: the counts are exact and kept by the lock holder in fields it writes anyway; waits are timed only
+ * when an acquisition had to wait, and recorded for one contended acquisition in 8 (the first, the ninth, ...);
+ * hold times are sampled (one acquisition in 16, and only on locks that have been contended). So no acquisition
+ * reads the clock or writes a histogram while it holds the lock, except the sampled ones.
  */
 @ProviderType
 public interface LockStatistics {
@@ -27,7 +28,10 @@ public interface LockStatistics {
     /** Acquisitions that found the lock held and had to wait. */
     long contendedAcquisitions();
 
-    /** The longest time a thread waited to acquire, in nanoseconds. */
+    /**
+     * The longest time a thread waited to acquire, in nanoseconds, among the sampled contended acquisitions (one in
+     * 8, the first included; see {@link #waitNanos()}).
+     */
     long longestWaitNanos();
 
     /** Strategy swaps performed. */
@@ -50,14 +54,15 @@ public interface LockStatistics {
 
     /**
      * Times an unlock handed the lock directly to a waiting thread ({@code fair} always; {@code adaptive} when its
-     * oldest waiter passed the fairness bound).
+     * fairness timer has expired).
      *
      * @since 1.1
      */
     long handoffs();
 
     /**
-     * The waits of contended acquisitions, in nanoseconds (every contended acquisition is recorded).
+     * The waits of contended acquisitions, in nanoseconds, sampled: one contended acquisition in 8 is recorded (the
+     * first, the ninth, ...), so that the others read no clock while they hold the lock.
      *
      * @since 1.1
      */

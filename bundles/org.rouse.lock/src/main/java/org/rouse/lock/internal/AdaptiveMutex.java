@@ -2,87 +2,154 @@ package org.rouse.lock.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.ArrayDeque;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+import org.rouse.lock.spi.LockPrimitive;
 
 /**
- * Strategy {@code adaptive}, the default: a barging three-state lock that spins briefly, for about as long as the
- * lock is usually held, then parks; unlock wakes a waiter only when one may be parked; and a waiter that has waited
- * longer than the fairness bound (about 1 ms) is handed the lock directly.
+ * Strategy {@code adaptive}, the default: a barging lock with eventual fairness. A thread that finds the lock held
+ * spins briefly (about as long as the lock is usually held, and only while nobody is parked), then parks; unlock
+ * frees the lock and wakes one parked thread, which competes for it with running threads; and about once per
+ * fairness interval (on average half of {@code adaptive.fairness.bound.us}, randomized) an unlock hands the lock
+ * directly to the longest-queued thread instead, so no thread starves and no FIFO convoy forms.
+ *
+ * <pre>{@code
+ * LockPrimitive mutex = new StrategyLockEngine().newPrimitive("adaptive");
+ * mutex.lock();
+ * try {
+ *     // ...
+ * } finally {
+ *     mutex.unlock();
+ * }
+ * }</pre>
  */
-final class AdaptiveMutex extends QueuedMutex {
+final class AdaptiveMutex implements LockPrimitive {
 
     /*
      * Implementation notes.
      *
-     * Sources. U. Drepper, "Futexes Are Tricky" (2011), mutex #3: the word 0/1/2, waiters exchange 2 into the word
-     * before sleeping and unlock wakes only if it read 2. glibc's PTHREAD_MUTEX_ADAPTIVE_NP: before sleeping, spin with
-     * trylock up to min(max, 2 * estimate + 10) times and move the estimate an eighth of the way towards the spins just
-     * needed. WebKit's WTF::Lock / ParkingLot and Rust's parking_lot: barging (a released lock goes to whoever CASes
-     * first, which keeps running threads running instead of convoying behind a sleeping one), a queue of parked threads
-     * outside the lock word, and eventual fairness by handing the lock to a parked thread directly from time to time.
-     * The wake-up limit follows AQS: at most one woken waiter "in flight".
+     * Sources. Rust parking_lot's RawMutex (lock word with LOCKED and PARKED bits; barging; spin only while nobody is
+     * parked; unlock_slow unparks one thread and, when the "be fair" timer of the queue has expired, hands the lock
+     * over without ever clearing LOCKED; the timer is re-armed at a random point in the next 0..1 ms). F. Pizlo,
+     * "Locking in WebKit" (2016): WTF::Lock keeps the same two bits and the same eventual fairness ("on average once
+     * per millisecond"), with the queue of parked threads outside the lock word (ParkingLot). glibc's
+     * PTHREAD_MUTEX_ADAPTIVE_NP for the spin length: spin up to min(max, 2 * estimate + 10) times and move the
+     * estimate an eighth of the way towards the spins just needed. AQS for "at most one woken waiter in flight".
      *
-     * Layout. The word and the waiter queue of QueuedMutex; `woken`, the waiter an unlock has unparked and that is not
-     * yet running (set under the queue monitor, cleared by CAS); `spinEstimate`, the smoothed spin count.
+     * Layout. `state`: bit LOCKED (held) and bit PARKED (the queue is not empty). `queue`: the parked threads' nodes,
+     * oldest first, an ArrayDeque guarded by its own monitor (Java has no futex; the monitor plays ParkingLot's
+     * bucket lock and is held for a few instructions, never while parking). `fairAfter`: the per-lock fairness
+     * timer, read and re-armed only by unlockers under the monitor. `woken`: the node an unlock woke that has not
+     * yet run.
      *
-     * Algorithm. Acquire (QueuedMutex has the fast path CAS(FREE, HELD)): (1) spin: while the word is not CONTENDED
-     * (nobody is parked, so the holder is likely to release soon) and the adaptive budget lasts, try CAS(FREE, HELD)
-     * after each Thread.onSpinWait(). (2) queue the node (monitor), then loop: if granted, done; getAndSet(CONTENDED):
-     * if it returned FREE we hold the lock (marked CONTENDED, conservatively: we leave the queue and, if it is empty,
-     * CAS(CONTENDED, HELD) under the monitor); else park.
+     * Acquire. Fast path CAS(0, LOCKED). Slow path, in a loop: (1) while LOCKED is clear, CAS in LOCKED keeping
+     * PARKED (barging: whoever CASes first wins, parked threads included); while LOCKED is set and PARKED clear,
+     * spin with Thread.onSpinWait() up to the adaptive limit. (2) Under the monitor: if LOCKED is clear, retry (1);
+     * else set PARKED and queue the node (at the tail; at the head if the node was woken before and lost the race, so
+     * it keeps its place). (3) Park until the node's status leaves WAITING: GRANTED means the lock was handed over
+     * (we own it), WOKEN means an unlock removed us from the queue: clear `woken` and go to (1).
      *
-     * Release: CAS(HELD, FREE); if the word was CONTENDED, under the monitor: if the head has waited longer than the
-     * bound, hand it the lock (QueuedMutex.grant); else store FREE and, unless a woken waiter is already on its way
-     * (woken != null), unpark the head and remember it in woken. The woken thread clears woken (CAS) as soon as its
-     * park returns, before it exchanges 2 into the word. A node that leaves the queue by acquiring or by a grant clears
-     * woken too if it still names it: an unlock may have chosen it while it was between queueing and its first park,
-     * and a stale woken would silence every later unlock.
+     * Release. Fast path CAS(LOCKED, 0), which fails exactly when PARKED is set. If a woken thread is in flight, the
+     * release clears LOCKED by CAS without the monitor or the clock and is done unless `woken` was cleared meanwhile
+     * (then it wakes the head if the lock is still free): under contention this is the common case, and it costs
+     * about what AQS's release costs. Otherwise, under the monitor: if the
+     * fairness timer has expired, remove the head, store LOCKED | (PARKED if threads remain), mark the head GRANTED
+     * and re-arm the timer: ownership passes without LOCKED ever being clear, so no barger slips in. Otherwise store
+     * PARKED-if-threads-remain (this frees the lock), then, unless a woken thread is still in flight, remove the head,
+     * mark it WOKEN, record it in `woken`, and unpark it. The unpark runs after leaving the monitor.
      *
-     * Adaptive spin. spinEstimate is a plain field updated racily by spinners (a lost update only delays the
-     * adaptation; glibc does the same with a plain int). It moves toward the spins a successful spin needed, and toward
-     * the limit after a failed spin. Spinning stops as soon as the word says someone is parked: then the holder is
-     * likely to run long, or to be preempted, and spinning would only steal its core.
+     * Invariants. (I1) Under the monitor, PARKED is set iff the queue is not empty: it is set by the queueing thread
+     * and rewritten from the queue's size by unlockers and by cancelling threads, all under the monitor; bargers and
+     * the fast paths never change PARKED (they CAS LOCKED only, and CAS(LOCKED, 0) fails while PARKED is set).
+     * (I2) While a thread holds LOCKED, only it writes the word (other writers CAS only when LOCKED is clear, or set
+     * PARKED under the monitor, which the unlocker holds while it writes), so the unlocker may use plain volatile
+     * stores. (I3) No lost wake-up: a thread parks only after it saw LOCKED under the monitor and set PARKED, so the
+     * holder's release takes the slow path. An unlock that frees the lock without waking anybody read `woken` = W
+     * after its store; W clears `woken` after that (SC order of volatiles), so W's next look at the word sees the
+     * free lock or a later holder, whose own release takes the slow path (PARKED is still set, by I1) and wakes.
+     * The monitor-free release reads `woken` after its CAS for the same reason. A woken thread that gives up
+     * (timeout, interrupt) before competing passes the wake-up on (cancel()).
+     * (I4) Mutual exclusion: LOCKED is set by CAS from a word without LOCKED, or kept set across a hand-off.
      *
-     * Invariants.
-     * 1. (I1) A thread parks only after it queued and then exchanged CONTENDED into the word (or while granted is
-     *    pending).
-     * 2. (I2) If the queue is not empty then the word is CONTENDED, or a woken waiter is in flight and will exchange
-     *    CONTENDED into the word before it parks again. Proof sketch of "no lost wake-up": an unlocker that stores FREE
-     *    either wakes the head itself, or read woken != null; in the latter case the woken thread clears it after the
-     *    unlocker's store (the unlocker read it non-null after storing FREE), so its following exchange sees FREE or a
-     *    later holder's value; in both cases the word is CONTENDED again while waiters remain, and the next unlock
-     *    takes the slow path. A cancelled waiter (timeout, interrupt) that may have consumed a wake-up (woken was it or
-     *    is null) passes it on to the new head. A barger's CAS(FREE, HELD) may hide the 2 while a waiter is queued, but
-     *    only while a wake is in flight (I2), whose exchange restores it.
-     * 3. (I3) A hand-off never frees the word, so no barger overtakes the head once it is due.
+     * Fairness. The timer is per lock, not per waiter: whatever the waiters' ages, at most one hand-off happens per
+     * expiry, so the lock never turns into a FIFO convoy (a context switch per acquisition); yet the head of the
+     * queue is granted the lock within one interval of reaching the head, and a woken thread that loses the race
+     * goes back to the head, so every queued thread eventually reaches the head.
      *
-     * Costs. Uncontended, a lock/unlock pair is two CAS (QueuedMutex). Contended, an unlock unparks at most one waiter
-     * while a woken one is in flight (woken != null), so a release never wakes a crowd.
+     * Costs. Uncontended: one CAS to lock, one to unlock, no clock read, no allocation. Contended: a node per
+     * acquisition that parks; an unlock with a woken thread in flight: one CAS and two volatile reads; otherwise the
+     * monitor, one clock read (the timer) and at most one unpark.
      */
 
     static final String STRATEGY = "adaptive";
 
-    private static final VarHandle WOKEN;
+    static final int LOCKED = 1;
+    static final int PARKED = 2;
+
+    static final int WAITING = 0;
+    static final int WOKEN = 1;
+    static final int GRANTED = 2;
+
+    private static final VarHandle STATE;
+    private static final VarHandle WOKEN_NODE;
+    private static final VarHandle PARKS;
+    private static final VarHandle SPINS;
 
     static {
         try {
-            WOKEN = MethodHandles.lookup().findVarHandle(AdaptiveMutex.class, "woken", Waiter.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(AdaptiveMutex.class, "state", int.class);
+            WOKEN_NODE = lookup.findVarHandle(AdaptiveMutex.class, "woken", Waiter.class);
+            PARKS = lookup.findVarHandle(AdaptiveMutex.class, "parks", long.class);
+            SPINS = lookup.findVarHandle(AdaptiveMutex.class, "spins", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** The engine's current tuning; read on the slow path only. */
-    private final Supplier<AdaptiveTuning> tuning;
-    /** The waiter woken by an unlock and not yet running, or null; set under the queue monitor, cleared by CAS. */
-    @SuppressWarnings("unused") // accessed through WOKEN
+    /** LOCKED and PARKED bits; CAS by lockers, volatile stores by the unlocker under the monitor (see notes). */
+    private volatile int state;
+    /** Parked threads, oldest first; guarded by its own monitor. */
+    private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
+    /** The node an unlock woke that has not run yet, or null; set under the monitor, cleared by CAS by that node. */
+    @SuppressWarnings("unused") // accessed through WOKEN_NODE
     private volatile Waiter woken;
-    /** Smoothed spins a successful spin needed; plain, racy by design (see the notes). */
+    /** The fairness timer ({@code System.nanoTime()} after which an unlock hands over); guarded by the monitor. */
+    private long fairAfter;
+    /** Direct hand-offs; guarded by the monitor. */
+    private long handoffs;
+    /** Parks performed; atomic add by waiters. */
+    private volatile long parks;
+    /** Spin iterations performed; atomic add by spinners, once per spin phase. */
+    private volatile long spins;
+    /** Smoothed spins a successful spin needed; plain, updated racily by spinners (a lost update only delays). */
     private int spinEstimate;
+
+    /** The engine's current tuning; read on the slow paths only. */
+    private final Supplier<AdaptiveTuning> tuning;
+
+    /** A parked thread; {@code status} moves from WAITING to WOKEN or GRANTED, set by an unlocker. */
+    static final class Waiter {
+        final Thread thread;
+        /** WAITING, WOKEN or GRANTED; written under the monitor, read by the waiting thread. */
+        volatile int status;
+
+        Waiter(Thread thread) {
+            this.thread = thread;
+        }
+    }
+
+    private enum Mode {
+        UNINTERRUPTIBLE,
+        INTERRUPTIBLE,
+        TIMED
+    }
 
     AdaptiveMutex(Supplier<AdaptiveTuning> tuning) {
         this.tuning = tuning;
+        this.fairAfter = System.nanoTime() + nextFairInterval(tuning.get());
     }
 
     @Override
@@ -91,69 +158,329 @@ final class AdaptiveMutex extends QueuedMutex {
     }
 
     @Override
-    boolean tryBeforeQueueing() {
-        int estimate = spinEstimate;
-        int limit = Math.min(tuning.get().maxSpins(), 2 * estimate + 10);
-        for (int i = 0; i < limit; i++) {
-            int s = state();
-            if (s == FREE && casState(FREE, HELD)) {
-                spinEstimate = estimate + (i - estimate) / 8;
-                countSpins(i);
+    public void lock() {
+        if (!STATE.compareAndSet(this, 0, LOCKED)) {
+            try {
+                acquireSlow(Mode.UNINTERRUPTIBLE, 0L);
+            } catch (InterruptedException impossible) {
+                throw new AssertionError(impossible);
+            }
+        }
+    }
+
+    @Override
+    public void lockInterruptibly() throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        if (!STATE.compareAndSet(this, 0, LOCKED)) {
+            acquireSlow(Mode.INTERRUPTIBLE, 0L);
+        }
+    }
+
+    @Override
+    public boolean tryLock() {
+        for (; ; ) {
+            int s = state;
+            if ((s & LOCKED) != 0) {
+                return false;
+            }
+            if (STATE.compareAndSet(this, s, s | LOCKED)) {
                 return true;
             }
-            if (s == CONTENDED) {
-                countSpins(i);
-                return false; // threads are parked: the holder is slow, queue behind them
+        }
+    }
+
+    @Override
+    public boolean tryLockNanos(long nanos) throws InterruptedException {
+        if (Thread.interrupted()) {
+            throw new InterruptedException();
+        }
+        if (tryLock()) {
+            return true;
+        }
+        return nanos > 0L && acquireSlow(Mode.TIMED, nanos);
+    }
+
+    @Override
+    public void unlock() {
+        if (!STATE.compareAndSet(this, LOCKED, 0)) {
+            unlockSlow();
+        }
+    }
+
+    @Override
+    public boolean isLocked() {
+        return (state & LOCKED) != 0;
+    }
+
+    @Override
+    public long spins() {
+        return spins;
+    }
+
+    @Override
+    public long parks() {
+        return parks;
+    }
+
+    @Override
+    public long handoffs() {
+        synchronized (queue) {
+            return handoffs;
+        }
+    }
+
+    /** Moves the fairness timer {@code nanos} from now; for tests that need barging or a hand-off on cue. */
+    void rearmFairness(long nanos) {
+        synchronized (queue) {
+            fairAfter = System.nanoTime() + nanos;
+        }
+    }
+
+    /** The number of queued (parked or about to park) threads; for tests. */
+    int queued() {
+        synchronized (queue) {
+            return queue.size();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------- acquire
+
+    private boolean acquireSlow(Mode mode, long nanos) throws InterruptedException {
+        long deadline = mode == Mode.TIMED ? System.nanoTime() + nanos : 0L;
+        Thread me = Thread.currentThread();
+        Waiter node = null;
+        boolean interrupted = false;
+        try {
+            for (; ; ) {
+                if (spinThenTry(node != null)) {
+                    return true;
+                }
+                if (mode == Mode.TIMED && deadline - System.nanoTime() <= 0L) {
+                    return false; // not queued and not in flight: nothing to pass on
+                }
+                boolean again = node != null;
+                if (again) {
+                    node.status = WAITING;
+                } else {
+                    node = new Waiter(me);
+                }
+                if (!queueUnlessFree(node, again)) {
+                    return true;
+                }
+                for (; ; ) {
+                    int st = node.status;
+                    if (st == GRANTED) {
+                        return true;
+                    }
+                    if (st == WOKEN) {
+                        WOKEN_NODE.compareAndSet(this, node, (Waiter) null); // we run: no longer in flight
+                        break;
+                    }
+                    if (mode == Mode.TIMED) {
+                        long left = deadline - System.nanoTime();
+                        if (left <= 0L) {
+                            return !cancel(node);
+                        }
+                        PARKS.getAndAdd(this, 1L);
+                        LockSupport.parkNanos(this, left);
+                    } else {
+                        PARKS.getAndAdd(this, 1L);
+                        LockSupport.park(this);
+                    }
+                    if (Thread.interrupted()) {
+                        if (mode == Mode.UNINTERRUPTIBLE) {
+                            interrupted = true;
+                        } else if (cancel(node)) {
+                            throw new InterruptedException();
+                        } else {
+                            interrupted = true; // granted meanwhile: we own the lock, report the interrupt
+                            return true;
+                        }
+                    }
+                }
+            }
+        } finally {
+            if (interrupted) {
+                me.interrupt();
+            }
+        }
+    }
+
+    /**
+     * Barges while the lock is free; spins while it is held and nobody is parked, or, for a thread an unlock woke
+     * ({@code woken}), even while others are parked (like the first queued node of AQS). True if the caller holds it.
+     */
+    private boolean spinThenTry(boolean woken) {
+        int estimate = spinEstimate;
+        int limit = Math.min(tuning.get().maxSpins(), 2 * estimate + 10);
+        for (int i = 0; ; i++) {
+            int s = state;
+            if ((s & LOCKED) == 0) {
+                if (STATE.compareAndSet(this, s, s | LOCKED)) {
+                    if (i > 0) {
+                        spinEstimate = estimate + (i - estimate) / 8;
+                        SPINS.getAndAdd(this, (long) i);
+                    }
+                    return true;
+                }
+                continue;
+            }
+            if ((s & PARKED) != 0 && !woken) {
+                if (i > 0) {
+                    SPINS.getAndAdd(this, (long) i);
+                }
+                return false; // threads are parked: the holder is slow or preempted, do not steal its core
+            }
+            if (i >= limit) {
+                spinEstimate = estimate + (limit - estimate) / 8;
+                if (i > 0) {
+                    SPINS.getAndAdd(this, (long) i);
+                }
+                return false;
             }
             Thread.onSpinWait();
         }
-        spinEstimate = estimate + (limit - estimate) / 8;
-        countSpins(limit);
-        return false;
     }
 
-    @Override
-    boolean enqueue(Waiter node) {
-        queue.addLast(node);
-        return false;
-    }
-
-    @Override
-    boolean tryAcquireQueued(Waiter node) {
-        if (getAndSetState(CONTENDED) != FREE) {
-            return false;
-        }
+    /** Under the monitor: takes the lock if free (returns false), else sets PARKED and queues {@code node}. */
+    private boolean queueUnlessFree(Waiter node, boolean atHead) {
         synchronized (queue) {
-            queue.remove(node);
-            // an unlock may have chosen us as the woken waiter before we ever parked: we are no longer in flight
-            WOKEN.compareAndSet(this, node, (Waiter) null);
-            if (queue.isEmpty()) {
-                casState(CONTENDED, HELD); // nobody left to wake: let our unlock take the fast path
+            for (; ; ) {
+                int s = state;
+                if ((s & LOCKED) == 0) {
+                    if (STATE.compareAndSet(this, s, s | LOCKED)) {
+                        return false;
+                    }
+                } else if ((s & PARKED) != 0 || STATE.compareAndSet(this, s, s | PARKED)) {
+                    break;
+                }
             }
+            if (atHead) {
+                queue.addFirst(node); // woken before and lost the race: keep its place
+            } else {
+                queue.addLast(node);
+            }
+            return true;
+        }
+    }
+
+    /**
+     * Gives up waiting (timeout, interrupt). Returns false if the lock was handed to {@code node} meanwhile (the
+     * caller owns it), true if the caller left.
+     */
+    private boolean cancel(Waiter node) {
+        Thread wake = null;
+        synchronized (queue) {
+            int st = node.status;
+            if (st == GRANTED) {
+                return false;
+            }
+            if (st == WAITING) {
+                queue.remove(node);
+                if (queue.isEmpty()) {
+                    clearParked();
+                }
+            } else {
+                // woken, and leaving without competing: pass the wake-up on if the lock is free
+                WOKEN_NODE.compareAndSet(this, node, (Waiter) null);
+                if ((state & LOCKED) == 0 && WOKEN_NODE.getVolatile(this) == null) {
+                    wake = wakeHead();
+                }
+            }
+        }
+        if (wake != null) {
+            LockSupport.unpark(wake);
         }
         return true;
     }
 
-    @Override
-    void afterWake(Waiter node) {
-        WOKEN.compareAndSet(this, node, (Waiter) null);
+    /** Under the monitor, with the lock's word not held by the caller: clears PARKED (the queue is empty). */
+    private void clearParked() {
+        for (; ; ) {
+            int s = state;
+            if ((s & PARKED) == 0 || STATE.compareAndSet(this, s, s & ~PARKED)) {
+                return;
+            }
+        }
     }
 
-    @Override
-    void unlockSlow() {
-        Thread wake = null;
+    /** Under the monitor: removes the head (if any), marks it WOKEN and in flight; returns its thread or null. */
+    private Thread wakeHead() {
+        Waiter head = queue.pollFirst();
+        if (head == null) {
+            return null;
+        }
+        if (queue.isEmpty()) {
+            clearParked();
+        }
+        WOKEN_NODE.setVolatile(this, head);
+        head.status = WOKEN;
+        return head.thread;
+    }
+
+    // ---------------------------------------------------------------------------------------- release
+
+    private void unlockSlow() {
+        if (WOKEN_NODE.getVolatile(this) != null) {
+            // a woken thread is on its way: release without the monitor or the clock, as AQS's signalNext does
+            clearLocked();
+            if (WOKEN_NODE.getVolatile(this) != null) {
+                return; // it clears `woken` after our release, so it sees the free lock or a later holder (I3)
+            }
+            wakeIfFree();
+            return;
+        }
+        Thread wake;
         synchronized (queue) {
             Waiter head = queue.peekFirst();
-            if (head != null && System.nanoTime() - head.since >= tuning.get().fairnessBoundNanos()) {
+            if (head == null) {
+                state = 0; // PARKED without a queue cannot happen (I1); free the lock all the same
+                return;
+            }
+            long now = System.nanoTime();
+            if (now - fairAfter >= 0L) {
                 queue.pollFirst();
-                WOKEN.compareAndSet(this, head, (Waiter) null); // the new owner restores nothing: it holds the lock
-                wake = grant(head);
+                fairAfter = now + nextFairInterval(tuning.get());
+                state = queue.isEmpty() ? LOCKED : LOCKED | PARKED; // never free: no barger overtakes
+                handoffs++;
+                WOKEN_NODE.compareAndSet(this, head, (Waiter) null);
+                head.status = GRANTED;
+                wake = head.thread;
             } else {
-                setState(FREE);
-                if (head != null && WOKEN.getVolatile(this) == null) {
-                    WOKEN.setVolatile(this, head);
-                    wake = head.thread;
+                state = PARKED; // frees the lock; the queue is not empty
+                if (WOKEN_NODE.getVolatile(this) != null) {
+                    return; // a woken thread is still on its way and will compete (I3)
                 }
+                queue.pollFirst();
+                if (queue.isEmpty()) {
+                    clearParked();
+                }
+                WOKEN_NODE.setVolatile(this, head);
+                head.status = WOKEN;
+                wake = head.thread;
+            }
+        }
+        LockSupport.unpark(wake);
+    }
+
+    /** Frees the lock, keeping PARKED (which a cancelling thread may clear meanwhile under the monitor). */
+    private void clearLocked() {
+        for (; ; ) {
+            int s = state;
+            if (STATE.compareAndSet(this, s, s & ~LOCKED)) {
+                return;
+            }
+        }
+    }
+
+    /** After a release that found no woken thread in flight: wakes the head if the lock is still free. */
+    private void wakeIfFree() {
+        Thread wake = null;
+        synchronized (queue) {
+            if ((state & LOCKED) == 0 && WOKEN_NODE.getVolatile(this) == null) {
+                wake = wakeHead();
             }
         }
         if (wake != null) {
@@ -161,14 +488,8 @@ final class AdaptiveMutex extends QueuedMutex {
         }
     }
 
-    @Override
-    Thread afterCancel(Waiter node) {
-        Waiter inFlight = (Waiter) WOKEN.getVolatile(this);
-        if (inFlight != null && inFlight != node) {
-            return null; // another woken waiter will restore CONTENDED
-        }
-        Waiter head = queue.peekFirst();
-        WOKEN.setVolatile(this, head);
-        return head == null ? null : head.thread;
+    /** A random time in [0, bound): on average one fair hand-off per half bound, as parking_lot's 0..1 ms. */
+    private static long nextFairInterval(AdaptiveTuning tuning) {
+        return ThreadLocalRandom.current().nextLong(Math.max(1L, tuning.fairnessBoundNanos()));
     }
 }

@@ -4,7 +4,8 @@ package org.rouse.lock.internal;
  * The engine's tuning of {@code adaptive} locks, replaced as a whole when the configuration changes.
  *
  * @param maxSpins the most spin iterations a thread makes before it queues (the adaptive limit stays below it)
- * @param fairnessBoundNanos how long the oldest waiter may wait before an unlock hands it the lock directly
+ * @param fairnessBoundNanos the fairness timer's interval: after a fair hand-off the next one is due at a random
+ *     point within this many nanoseconds (on average half of it)
  */
 record AdaptiveTuning(int maxSpins, long fairnessBoundNanos) {
 

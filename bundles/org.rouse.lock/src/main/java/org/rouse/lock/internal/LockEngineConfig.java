@@ -29,9 +29,11 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     int adaptive_spin_max() default AdaptiveTuning.DEFAULT_MAX_SPINS;
 
     @AttributeDefinition(
-            name = "adaptive: fairness bound (µs)",
-            description = "When the longest waiter of an adaptive lock has waited this long, the next unlock hands it "
-                    + "the lock directly instead of letting newcomers barge. Range 10..10000000 µs.",
+            name = "adaptive: fairness interval (µs)",
+            description = "Each adaptive lock keeps a fairness timer: when it has expired, the next unlock that finds "
+                    + "threads parked hands the lock directly to the longest-queued one (no barging in between) and "
+                    + "re-arms the timer at a random point within this interval, so on average one fair hand-off "
+                    + "happens per half interval (parking_lot, WTF::Lock). Range 10..10000000 µs.",
             min = "10",
             max = "10000000")
     long adaptive_fairness_bound_us() default AdaptiveTuning.DEFAULT_FAIRNESS_BOUND_MICROS;

@@ -7,8 +7,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.rouse.lock.spi.LockPrimitive;
 
 /**
- * A mutex on a three-state word whose waiters park in their own FIFO queue: the shared half of {@code adaptive} and
- * {@code fair}. Subclasses decide how a thread tries before it queues, how a queued thread competes, and what an
+ * A mutex on a three-state word whose waiters park in their own FIFO queue: the base of {@code fair}. Subclasses decide how a thread tries before it queues, how a queued thread competes, and what an
  * unlock that finds waiters does.
  */
 abstract class QueuedMutex implements LockPrimitive {

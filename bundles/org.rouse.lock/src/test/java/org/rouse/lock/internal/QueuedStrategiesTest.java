@@ -55,7 +55,7 @@ class QueuedStrategiesTest {
     }
 
     @Test
-    void adaptiveHandsTheLockToAWaiterOlderThanTheBound() throws Exception {
+    void adaptiveHandsTheLockToAQueuedThreadOnceItsFairnessTimerExpires() throws Exception {
         StrategyLockEngine engine = new StrategyLockEngine();
         assertTrue(engine.configure(StrategyLockEngine.DEFAULT_SPIN_YIELD_SPINS, 0, 10));
         LockPrimitive lock = engine.newPrimitive("adaptive");
@@ -72,12 +72,12 @@ class QueuedStrategiesTest {
         });
         TestThreads.awaitInside(waiter.get(0), "LockSupport", "park");
         while (System.nanoTime() - queued < TimeUnit.MICROSECONDS.toNanos(100)) {
-            Thread.onSpinWait(); // let the waiter grow older than the 10 µs bound (pacing, not waiting for a result)
+            Thread.onSpinWait(); // let the lock's timer (armed within 10 µs) expire (pacing, not waiting for a result)
         }
         lock.unlock();
-        assertEquals(1, lock.handoffs(), "the unlock handed the lock to the old waiter");
+        assertEquals(1, lock.handoffs(), "the unlock handed the lock to the queued thread");
         // it went straight to the waiter, who keeps it until released: it was never free for this barger
-        assertFalse(lock.tryLock() && unlockAnd(lock), "a barger got the lock due to the old waiter");
+        assertFalse(lock.tryLock() && unlockAnd(lock), "a barger got the lock due to the queued thread");
         release.countDown();
         TestThreads.joinAll(waiter, Duration.ofSeconds(20), failures);
         assertTrue(got.get());

@@ -84,13 +84,19 @@ public final class LockFacade implements SwappableLock {
      *    ReentrantLock) whose tryLock fails while a queued waiter is about to leave. Waiters queued on an old primitive
      *    drain: every owner of an old primitive releases it promptly, waking the next, who retries on `current`.
      *
-     * Costs. Counters are plain fields written by the holder (racy snapshots for monitoring). A contended acquisition
-     * already read the clock, so its wait goes into a histogram (LockHistograms, made on the first contended
-     * acquisition: a lock that is never contended allocates nothing). Hold times are sampled, one outermost acquisition
-     * in HOLD_SAMPLE_EVERY, and only once the lock has been contended: the uncontended path pays one plain read of
-     * `histograms` and one test of `holdStart` in unlock. Engine-side counters (spins, parks, hand-offs) live in the
-     * primitive; the swap adds the old primitive's counts to `retired*` while owning it, so they survive swaps (waiters
-     * still draining from an old primitive after that are not counted).
+     * Costs. Nothing that is not mutual exclusion runs inside the hold on the common path: an
+     * acquisition, contended or not, writes `owner`, `holds` and the plain `acquisitions` counter, all three in the
+     * facade's own fields, which the holder has just written anyway (the same cache line as `owner`), so the exact
+     * counts add no coherence traffic and no atomic instruction. A contended acquisition reads the clock before it
+     * waits (outside the hold, on the waiter's own time) and counts itself in `contendedAcquisitions` (exact, plain,
+     * holder-written); only one contended acquisition in WAIT_SAMPLE_EVERY (the first, the ninth, ...) reads the
+     * clock again inside the hold to record its wait into the histogram and the longest wait. Hold times are
+     * sampled, one outermost acquisition in HOLD_SAMPLE_EVERY, and only once the lock has been contended: the
+     * uncontended path pays one plain read of `histograms` and one test of `holdStart` in unlock. The histograms
+     * (LockHistograms) are made on the first contended acquisition, so a lock that is never contended allocates
+     * nothing. Engine-side counters (spins, parks, hand-offs) live in the primitive; the swap adds the old
+     * primitive's counts to `retired*` while owning it, so they survive swaps (waiters still draining from an old
+     * primitive after that are not counted). Monitoring reads of the plain counters are racy snapshots.
      */
 
     private static final VarHandle PENDING;
@@ -126,7 +132,7 @@ public final class LockFacade implements SwappableLock {
     private long acquisitions;
     /** Acquisitions whose first tryLock failed; plain, written by the holder. */
     private long contendedAcquisitions;
-    /** Longest contended wait in ns; plain, written by the holder. */
+    /** Longest sampled contended wait in ns; plain, written by the holder. */
     private long longestWaitNanos;
     /** Swaps performed; plain, written by the thread performing the swap while it owns the old primitive. */
     private long swaps;
@@ -146,6 +152,9 @@ public final class LockFacade implements SwappableLock {
 
     /** One outermost acquisition in this many has its hold time recorded (a power of two). */
     static final int HOLD_SAMPLE_EVERY = 16;
+
+    /** One contended acquisition in this many has its wait recorded (a power of two; the first one always is). */
+    static final int WAIT_SAMPLE_EVERY = 8;
 
     /**
      * Creates an unlocked facade.
@@ -184,7 +193,7 @@ public final class LockFacade implements SwappableLock {
             return;
         }
         if (tryAcquireFast()) {
-            acquired(me, false, 0L);
+            acquired(me);
             return;
         }
         long start = System.nanoTime();
@@ -197,7 +206,7 @@ public final class LockFacade implements SwappableLock {
                 throw e;
             }
             if (p == current) {
-                acquired(me, true, System.nanoTime() - start);
+                acquiredContended(me, start);
                 return;
             }
             p.unlock();
@@ -212,7 +221,7 @@ public final class LockFacade implements SwappableLock {
             return true;
         }
         if (tryAcquireFast()) {
-            acquired(me, false, 0L);
+            acquired(me);
             return true;
         }
         return false;
@@ -230,7 +239,7 @@ public final class LockFacade implements SwappableLock {
             return true;
         }
         if (tryAcquireFast()) {
-            acquired(me, false, 0L);
+            acquired(me);
             return true;
         }
         long nanos = unit.toNanos(time);
@@ -254,7 +263,7 @@ public final class LockFacade implements SwappableLock {
             }
             if (got) {
                 if (p == current) {
-                    acquired(me, true, System.nanoTime() - start);
+                    acquiredContended(me, start);
                     return true;
                 }
                 p.unlock();
@@ -386,7 +395,7 @@ public final class LockFacade implements SwappableLock {
 
     private void acquireUninterruptibly(Thread me) {
         if (tryAcquireFast()) {
-            acquired(me, false, 0L);
+            acquired(me);
             return;
         }
         long start = System.nanoTime();
@@ -394,30 +403,50 @@ public final class LockFacade implements SwappableLock {
             LockPrimitive p = current;
             p.lock();
             if (p == current) {
-                acquired(me, true, System.nanoTime() - start);
+                acquiredContended(me, start);
                 return;
             }
             p.unlock();
         }
     }
 
-    private void acquired(Thread me, boolean contended, long waitedNanos) {
+    /** The caller now holds the facade, at its first attempt: the common path, no clock read. */
+    private void acquired(Thread me) {
         owner = me;
         holds = 1;
         long n = acquisitions++;
-        LockHistograms h = histograms;
-        if (contended) {
-            contendedAcquisitions++;
-            if (waitedNanos > longestWaitNanos) {
-                longestWaitNanos = waitedNanos;
-            }
-            if (h == null) {
-                histograms = h = new LockHistograms();
-            }
-            h.recordWait(waitedNanos);
-        }
-        if (h != null && (n & (HOLD_SAMPLE_EVERY - 1)) == 0) {
+        if ((n & (HOLD_SAMPLE_EVERY - 1)) == 0 && histograms != null) {
             holdStart = System.nanoTime();
+        }
+    }
+
+    /** The caller now holds the facade after waiting since {@code start}; times one wait in WAIT_SAMPLE_EVERY. */
+    private void acquiredContended(Thread me, long start) {
+        owner = me;
+        holds = 1;
+        long n = acquisitions++;
+        long c = contendedAcquisitions++;
+        if ((c & (WAIT_SAMPLE_EVERY - 1)) == 0 || (n & (HOLD_SAMPLE_EVERY - 1)) == 0) {
+            sampleContended(c, n, start);
+        }
+    }
+
+    /** The sampled part of a contended acquisition (holder only; off the common path). */
+    private void sampleContended(long contendedIndex, long acquisitionIndex, long start) {
+        long now = System.nanoTime();
+        LockHistograms h = histograms;
+        if (h == null) {
+            histograms = h = new LockHistograms();
+        }
+        if ((contendedIndex & (WAIT_SAMPLE_EVERY - 1)) == 0) {
+            long waited = now - start;
+            if (waited > longestWaitNanos) {
+                longestWaitNanos = waited;
+            }
+            h.recordWait(waited);
+        }
+        if ((acquisitionIndex & (HOLD_SAMPLE_EVERY - 1)) == 0) {
+            holdStart = now;
         }
     }
 

@@ -60,6 +60,20 @@ class LockStatisticsTest {
     }
 
     @Test
+    void waitsAreSampledOneContendedAcquisitionInEightWhileCountsStayExact() throws Exception {
+        SwappableLock hot = view.lock("sampled");
+        int contended = LockFacade.WAIT_SAMPLE_EVERY + 1;
+        for (int i = 0; i < contended; i++) {
+            contendOnce(hot);
+        }
+        LockStatistics s = hot.statistics();
+        assertEquals(contended, s.contendedAcquisitions(), "exact");
+        assertEquals(2 * contended, s.acquisitions(), "exact");
+        assertEquals(2, s.waitNanos().count(), "the first and the ninth contended acquisition are timed");
+        assertTrue(s.longestWaitNanos() > 0);
+    }
+
+    @Test
     void theLocksCommandListsTheMostContendedFirst() throws Exception {
         SwappableLock quiet = view.lock("quiet-one");
         quiet.lock();
