@@ -187,15 +187,10 @@ public final class LockFacade implements SwappableLock {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
+        if (tryLock()) { // reentry or the uncontended fast path: no clock read
+            return;
+        }
         Thread me = Thread.currentThread();
-        if (owner == me) {
-            reenter();
-            return;
-        }
-        if (tryAcquireFast()) {
-            acquired(me);
-            return;
-        }
         long start = System.nanoTime();
         for (; ; ) {
             LockPrimitive p = current;
@@ -233,15 +228,10 @@ public final class LockFacade implements SwappableLock {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
+        if (tryLock()) { // reentry or the uncontended fast path: no clock read
+            return true;
+        }
         Thread me = Thread.currentThread();
-        if (owner == me) {
-            reenter();
-            return true;
-        }
-        if (tryAcquireFast()) {
-            acquired(me);
-            return true;
-        }
         long nanos = unit.toNanos(time);
         if (nanos <= 0L) {
             return false;
