@@ -25,8 +25,8 @@ class TimerCloseRaceTest {
     /**
      * Each round takes a timer that is not armed (a cancelled one, or a one-shot that has fired), then reschedules it
      * on one thread while another closes its owner (or releases the whole view). Rescheduled timers are due at once in
-     * half the rounds (a handler that starts after close returned is counted) and in an hour in the others (a timer
-     * left armed after close shows in the engine and in the pending count). A handler's start is the event's start
+     * two rounds of three (a handler that starts after close returned is counted) and in an hour in the others (a
+     * timer left armed after close shows in the engine and in the pending count). A handler's start is the event's start
      * time ({@code deadline + lateness}), which the front reads before it checks that the owner is open.
      */
     @Test
@@ -89,8 +89,16 @@ class TimerCloseRaceTest {
             }
             closeReturnedAt[round] = System.nanoTime();
             end.await(10, TimeUnit.SECONDS);
-            if (view.statistics().pending() != 0) {
-                pendingAfterClose.incrementAndGet();
+            if (round % 3 == 0) {
+                // Due in an hour: nothing but a timer left armed can hold the pending count above zero.
+                if (view.statistics().pending() != 0) {
+                    pendingAfterClose.incrementAndGet();
+                }
+            } else if (view.statistics().pending() != 0) {
+                // Due at once: the engine's thread may have taken the arming and not yet counted it out.
+                org.awaitility.Awaitility.await()
+                        .atMost(Duration.ofSeconds(10))
+                        .until(() -> view.statistics().pending() == 0);
             }
             core.release(view);
         }
