@@ -50,15 +50,12 @@ final class JobProperties {
     static final class InvalidJobException extends Exception {
         private static final long serialVersionUID = 1L;
 
+        /** The property whose value is not allowed. */
         final String property;
-        final transient Object value;
-        final String allowed;
 
         InvalidJobException(String property, Object value, String allowed) {
             super(property + " = " + render(value) + " is not allowed: " + allowed);
             this.property = property;
-            this.value = value;
-            this.allowed = allowed;
         }
     }
 

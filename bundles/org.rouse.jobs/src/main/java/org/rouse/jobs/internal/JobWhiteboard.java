@@ -15,10 +15,15 @@ import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
+import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.metatype.annotations.Designate;
+import org.rouse.config.ConfigCheck;
 import org.rouse.timer.TimerService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The job whiteboard: every {@link Runnable} or {@link Callable} service with {@code scheduler.expression} or
@@ -32,13 +37,15 @@ import org.rouse.timer.TimerService;
  * }
  * }</pre>
  *
- * <p>Jobs run on a pool of {@value #THREADS} threads of this bundle (named {@code rouse-job-N}; idle ones end after
- * 30 s), so slow jobs never hold the timer provider's workers. The Gogo commands {@code rouse:jobs} and
- * {@code rouse:trigger} list and start jobs.
+ * <p>Jobs run on a pool of this bundle ({@code threads} of PID {@value #PID}, default {@value #DEFAULT_THREADS};
+ * threads named {@code rouse-job-N}, idle ones end after 30 s), so slow jobs never hold the timer provider's workers.
+ * The Gogo commands {@code rouse:jobs} and {@code rouse:trigger} list and start jobs.
  */
 @Component(
         immediate = true,
-        service = {})
+        service = {},
+        configurationPid = JobWhiteboard.PID)
+@Designate(ocd = JobsConfig.class)
 public final class JobWhiteboard {
 
     /*
@@ -53,8 +60,13 @@ public final class JobWhiteboard {
      * the view and every job timer in it are released.
      */
 
-    /** Threads running jobs at once; more due runs wait in the pool's queue. */
-    static final int THREADS = 8;
+    /** The configuration PID of the whiteboard. */
+    static final String PID = "org.rouse.jobs";
+
+    /** Threads running jobs at once by default; more due runs wait in the pool's queue. */
+    static final int DEFAULT_THREADS = 8;
+
+    private static final Logger LOG = LoggerFactory.getLogger(JobWhiteboard.class);
 
     private static final String RUNNABLE = "Runnable";
     private static final String CALLABLE = "Callable";
@@ -64,10 +76,11 @@ public final class JobWhiteboard {
     private final ServiceRegistration<JobCommands> commands;
 
     @Activate
-    public JobWhiteboard(BundleContext context, @Reference(name = "timers") TimerService timers) {
+    public JobWhiteboard(BundleContext context, JobsConfig config, @Reference(name = "timers") TimerService timers) {
         executor = new ThreadPoolExecutor(
-                THREADS, THREADS, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), new JobThreads());
+                DEFAULT_THREADS, DEFAULT_THREADS, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), new JobThreads());
         executor.allowCoreThreadTimeOut(true);
+        configure(config);
         core = new JobsCore(timers, executor);
         Hashtable<String, Object> properties = new Hashtable<>();
         properties.put("osgi.command.scope", "rouse");
@@ -113,17 +126,32 @@ public final class JobWhiteboard {
         core.remove(serviceId(reference), CALLABLE);
     }
 
+    /** Applies a valid configuration; an invalid one is logged whole and the last good one stays. */
+    @Modified
+    void configure(JobsConfig config) {
+        ConfigCheck check = new ConfigCheck(PID);
+        int threads = (int) check.inRange("threads", config.threads(), 1, 1024);
+        if (!check.passed()) {
+            LOG.error(check.rejection());
+            return;
+        }
+        // DS serializes construction and modification, so only one thread resizes. Grow the maximum first and shrink
+        // the core first, so core <= maximum holds at every step.
+        if (threads > executor.getMaximumPoolSize()) {
+            executor.setMaximumPoolSize(threads);
+            executor.setCorePoolSize(threads);
+        } else {
+            executor.setCorePoolSize(threads);
+            executor.setMaximumPoolSize(threads);
+        }
+    }
+
     @Deactivate
     void deactivate() {
         commands.unregister();
         core.close();
         // runs already started finish on their own; idle threads end now
         executor.shutdown();
-    }
-
-    /** The jobs core, for tests in this package. */
-    JobsCore core() {
-        return core;
     }
 
     private void add(ServiceReference<?> reference, String kind, Callable<?> job) {

@@ -109,7 +109,19 @@ final class JobsCore {
                     spec.runOn());
         }
         Job job = new Job(spec, serviceId, bundle, kind, task, timers, executor);
-        job.start();
+        try {
+            job.start();
+        } catch (RuntimeException e) {
+            // the bundle's pending-timer cap (RejectedExecutionException) or a released view (IllegalStateException)
+            job.stop();
+            LOG.error(
+                    "Job {} (bundle {}, service.id {}) could not be scheduled on the timer service",
+                    spec.name(),
+                    bundle,
+                    serviceId,
+                    e);
+            return false;
+        }
         jobs.put(serviceId, job);
         LOG.debug("Job {} (bundle {}, service.id {}) scheduled: {}", spec.name(), bundle, serviceId, spec.describe());
         return true;
