@@ -19,6 +19,7 @@ public final class RouseOptions {
             "org.rouse.timer",
             "org.rouse.selector",
             "org.rouse.lock",
+            "org.rouse.jobs",
             "org.rouse.examples.scripts",
             "org.rouse.examples.resp");
 
