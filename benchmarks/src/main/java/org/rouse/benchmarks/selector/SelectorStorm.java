@@ -14,10 +14,10 @@ import org.rouse.benchmarks.scenario.Variant;
  * then {@value #CONCURRENT} at once, against the Rouse echo server (default configuration, listening socket bound
  * with a backlog of {@value EchoServer#BACKLOG}), the blocking thread-per-connection server and Netty. A client
  * whose SYN is dropped (listen backlog overflow) waits for its retransmission, 1 s on Linux: the "connects > 1 s"
- * columns count them. Needs about {@code 2 × CONCURRENT + 1000} descriptors:
+ * columns count them. The concurrent clients run in a child JVM; each process needs about {@code CONCURRENT + 1000}
+ * descriptors ({@code ulimit -n}):
  *
  * <pre>{@code
- * ulimit -n 65536   # as root, or with a hard limit that allows it
  * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness selector-storm
  * }</pre>
  */
@@ -41,12 +41,12 @@ public final class SelectorStorm implements Scenario {
                 + CONCURRENT + " non-blocking connects issued back to back from one client thread and driven by one"
                 + " selector, each making one echo call once connected (time from the first connect until all are"
                 + " served; connects over 1 s; the slowest). With the " + CONCURRENT + " connections open and idle,"
-                + " the heap (after System.gc()) and the process RSS are compared with the moment before the storm:"
-                + " per connection, client and server sides together (the client side is the same for every"
-                + " variant; the blocking server's thread stacks show in RSS, not in the heap). Every server binds"
+                + " the server JVM's heap (after System.gc()) and RSS are compared with the moment before the storm, per"
+                + " connection. Every server binds"
                 + " with a backlog of " + EchoServer.BACKLOG + " (capped by net.core.somaxconn). p50/p99/max are those"
                 + " of the sequential connects. Ratios: against Netty offloaded. With --quick: " + QUICK_CONCURRENT
-                + " concurrent connects.";
+                + " concurrent connects. The concurrent clients run in a child JVM, so the heap and RSS figures are"
+                + " the server process's own (with the blocking server's thread stacks in RSS, not in the heap).";
     }
 
     @Override

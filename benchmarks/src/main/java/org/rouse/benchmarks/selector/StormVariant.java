@@ -1,6 +1,10 @@
 package org.rouse.benchmarks.selector;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.lang.management.ManagementFactory;
 import java.net.InetSocketAddress;
 import java.net.StandardSocketOptions;
@@ -8,11 +12,13 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.Selector;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.rouse.benchmarks.measure.LatencyHistogram;
 import org.rouse.benchmarks.scenario.Measurement;
 import org.rouse.benchmarks.scenario.Metric;
@@ -22,8 +28,9 @@ import org.rouse.benchmarks.scenario.Variant;
 /**
  * One server under a connection storm, per round: {@code sequential} connections opened one after the other (each
  * then makes one echo call), closed; then {@code concurrent} non-blocking connects issued at once from one client
- * thread, each making one echo call as soon as it is connected. Connections are closed with a reset (linger 0) so
- * that no client port is left in TIME_WAIT between rounds.
+ * thread of a child JVM (so that both sides' descriptors need not fit one process's limit, and the memory measured
+ * is the server's), each making one echo call as soon as it is connected. Connections are closed with a reset
+ * (linger 0) so that no client port is left in TIME_WAIT between rounds.
  */
 final class StormVariant implements Variant {
 
@@ -96,17 +103,40 @@ final class StormVariant implements Variant {
 
         long heapBefore = usedHeapAfterGc();
         long rssBefore = rssBytes();
-        Storm storm = new Storm(address, concurrent);
-        try {
-            storm.run();
-            m.put(CONCURRENT_MS, storm.elapsedNanos / 1e6)
-                    .put(CONCURRENT_SLOW, storm.slow)
-                    .put(CONCURRENT_MAX_MS, storm.maxConnectNanos / 1e6);
+        // The concurrent storm's clients run in a child JVM: the descriptors of both sides would not fit one
+        // process's limit, and the memory measured here is then the server's alone.
+        Process child = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx512m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        StormVariant.class.getName(),
+                        address.getAddress().getHostAddress(),
+                        Integer.toString(address.getPort()),
+                        Integer.toString(concurrent))
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        try (BufferedReader fromChild =
+                        new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+                Writer toChild = new OutputStreamWriter(child.getOutputStream(), StandardCharsets.UTF_8)) {
+            String line = fromChild.readLine();
+            if (line == null || !line.startsWith("served ")) {
+                throw new IOException("storm client failed: " + line);
+            }
+            String[] f = line.split(" ");
+            m.put(CONCURRENT_MS, Long.parseLong(f[1]) / 1e6)
+                    .put(CONCURRENT_SLOW, Long.parseLong(f[2]))
+                    .put(CONCURRENT_MAX_MS, Long.parseLong(f[3]) / 1e6);
             // every connection is open, accepted and has been served once: now idle
             m.put(HEAP_PER_CONNECTION, (usedHeapAfterGc() - heapBefore) / (double) concurrent)
                     .put(RSS_PER_CONNECTION, (rssBytes() - rssBefore) / (double) concurrent);
+            toChild.write("close\n");
+            toChild.flush();
+            fromChild.readLine(); // "closed"
         } finally {
-            reset(storm.channels);
+            if (!child.waitFor(60, TimeUnit.SECONDS)) {
+                child.destroyForcibly();
+            }
         }
         return m.put(Metrics.OPS, sequential + concurrent)
                 .put(Metrics.P50_US, connects.percentileMicros(50))
@@ -121,6 +151,24 @@ final class StormVariant implements Variant {
         if (server != null) {
             server.close();
         }
+    }
+
+    /**
+     * The concurrent storm's client process: {@code host port count}. Prints {@code served <elapsed ns> <connects
+     * over 1 s> <slowest connect ns>} once every connection has been served, keeps them open until it reads a line,
+     * then resets them and prints {@code closed}.
+     */
+    public static void main(String[] args) throws Exception {
+        Storm storm = new Storm(new InetSocketAddress(args[0], Integer.parseInt(args[1])), Integer.parseInt(args[2]));
+        try {
+            storm.run();
+            System.out.println("served " + storm.elapsedNanos + " " + storm.slow + " " + storm.maxConnectNanos);
+            System.out.flush();
+            new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+        } finally {
+            reset(storm.channels);
+        }
+        System.out.println("closed");
     }
 
     /** One echo call on a blocking client. */
