@@ -43,8 +43,10 @@ public final class SelectorStorm implements Scenario {
                 + " served; connects over 1 s; the slowest). With the " + CONCURRENT + " connections open and idle,"
                 + " the server JVM's heap (after System.gc()) and RSS are compared with the moment before the storm, per"
                 + " connection. Every server binds"
-                + " with a backlog of " + EchoServer.BACKLOG + " (capped by net.core.somaxconn). p50/p99/max are those"
-                + " of the sequential connects. Ratios: against Netty offloaded. With --quick: " + QUICK_CONCURRENT
+                + " with a backlog of " + EchoServer.BACKLOG
+                + " (capped by net.core.somaxconn). p50/p99/max (and the chart) are"
+                + " those of the sequential connects. Ratios: against Netty offloaded. With --quick: "
+                + QUICK_CONCURRENT
                 + " concurrent connects. The concurrent clients run in a child JVM, so the heap and RSS figures are"
                 + " the server process's own (with the blocking server's thread stacks in RSS, not in the heap).";
     }
@@ -78,7 +80,7 @@ public final class SelectorStorm implements Scenario {
                         Metrics.P99_US),
                 ServerSetup.NETTY_OFFLOADED,
                 List.of(StormVariant.SEQUENTIAL_MS, StormVariant.CONCURRENT_MS, StormVariant.HEAP_PER_CONNECTION),
-                false);
+                true);
     }
 
     /** One warm-up round and three measured rounds; a round is the whole storm, whatever the budget. */
