@@ -31,7 +31,8 @@ public final class Scenarios {
                 new org.rouse.benchmarks.selector.SelectorSequential(16),
                 new org.rouse.benchmarks.selector.SelectorSequential(256),
                 new org.rouse.benchmarks.selector.SelectorThinkTime(16, 60),
-                new org.rouse.benchmarks.selector.SelectorBursts());
+                new org.rouse.benchmarks.selector.SelectorBursts(),
+                new org.rouse.benchmarks.selector.SelectorStorm());
     }
 
     /** The scenario called {@code name}, if there is one. */

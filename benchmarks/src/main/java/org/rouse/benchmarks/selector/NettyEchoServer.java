@@ -96,6 +96,12 @@ final class NettyEchoServer implements EchoServer {
             context.writeAndFlush(message);
         }
 
+        /** A client's reset (the storm scenario closes with linger 0) closes the connection quietly. */
+        @Override
+        public void exceptionCaught(ChannelHandlerContext context, Throwable cause) {
+            context.close();
+        }
+
         @Override
         public void handlerRemoved(ChannelHandlerContext context) {
             removed.release();

@@ -39,7 +39,13 @@ public interface SelectorService {
     /**
      * Accepts connections on {@code server} (inline, on the loop thread) and registers each new connection, in
      * non-blocking mode, for {@code interestOps} with the handler {@code factory} returns. A factory that throws or
-     * returns {@code null} gets that connection closed; accepting goes on.
+     * returns {@code null} gets that connection closed; accepting goes on. Every pending connection is accepted per
+     * readiness. An error from {@code accept()} (such as "Too many open files") is logged once per run of failures
+     * and pauses accepting for a delay starting at 10 ms and doubling up to 1 s; the server stays registered.
+     *
+     * <p>Bind {@code server} with a listen backlog of at least 1024 ({@code server.bind(address, 1024)}): the
+     * JDK's default of 50 overflows under a storm of connecting clients, and a client whose SYN is dropped waits for
+     * its retransmission (1 s on Linux). The kernel caps the backlog at {@code net.core.somaxconn}.
      *
      * @return the server channel's registration; closing it stops accepting and closes the server channel
      * @throws IOException as for {@link #register(SelectableChannel, int, ChannelHandler, Dispatch)}

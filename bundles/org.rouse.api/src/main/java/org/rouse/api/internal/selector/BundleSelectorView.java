@@ -219,31 +219,32 @@ public final class BundleSelectorView implements SelectorService {
         } while (!count.compareAndSet(n, n + 1));
     }
 
-    /** Accepts every pending connection and registers it with the factory's handler, on the loop thread. */
+    /**
+     * Accepts every pending connection and registers it with the factory's handler, on the loop thread; accept
+     * errors back off (see {@link AcceptBackoff}).
+     */
     private static final class AcceptHandler implements ChannelHandler {
 
         private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(AcceptHandler.class);
 
         private final BundleSelectorView view;
-        private final ServerSocketChannel server;
         private final int connectionOps;
         private final ChannelHandlerFactory factory;
+        private final AcceptBackoff backoff;
 
         AcceptHandler(
                 BundleSelectorView view, ServerSocketChannel server, int connectionOps, ChannelHandlerFactory factory) {
             this.view = view;
-            this.server = server;
             this.connectionOps = connectionOps;
             this.factory = factory;
+            this.backoff = new AcceptBackoff(server + " (bundle " + view.owner + ")", server::accept);
         }
 
         @Override
-        public void onReady(ChannelRegistration registration, int readyOps) throws IOException {
-            // An IOException from accept() itself ends the server registration (the handler contract).
-            SocketChannel connection;
-            while ((connection = server.accept()) != null) {
-                adopt(connection);
-            }
+        public void onReady(ChannelRegistration registration, int readyOps) {
+            // Every pending connection per readiness; an accept error (EMFILE) pauses accepting instead of ending
+            // the server registration or spinning on a socket that stays ready.
+            backoff.drain(registration, this::adopt);
         }
 
         private void adopt(SocketChannel connection) {

@@ -130,9 +130,12 @@ final class Connection implements ChannelHandler {
             while (moreCommands && !closing && replies.pending() < FLUSH_THRESHOLD) {
                 moreCommands = executeNext();
             }
-            if (replies.pending() > 0 && !replies.writeTo(channel)) {
-                watch(reg, SelectionKey.OP_WRITE); // the rest of the commands wait until the client reads
-                return;
+            if (replies.pending() > 0) {
+                server.replyBatchWritten(); // every reply of the commands parsed so far, in one write
+                if (!replies.writeTo(channel)) {
+                    watch(reg, SelectionKey.OP_WRITE); // the rest of the commands wait until the client reads
+                    return;
+                }
             }
             if (closing || (peerClosed && !moreCommands)) {
                 reg.close();

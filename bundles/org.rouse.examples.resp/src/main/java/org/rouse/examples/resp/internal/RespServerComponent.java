@@ -43,7 +43,8 @@ public final class RespServerComponent {
             new InetSocketAddress("127.0.0.1", 6380),
             new RespParser.Limits(65_536, 1024, 1_048_576),
             Duration.ofSeconds(300),
-            10_000);
+            10_000,
+            1024);
 
     private static final Logger LOG = LoggerFactory.getLogger(RespServerComponent.class);
 
@@ -107,6 +108,7 @@ public final class RespServerComponent {
         long arguments = check.inRange("max.arguments", config.max_arguments(), 1, 1_000_000);
         long idle = check.inRange("idle.timeout.seconds", config.idle_timeout_seconds(), 0, 86_400);
         long connections = check.inRange("max.connections", config.max_connections(), 1, 1_000_000);
+        long backlog = check.inRange("listen.backlog", config.listen_backlog(), 1, 65_535);
         InetAddress address = null;
         try {
             address = InetAddress.getByName(config.bind_address());
@@ -121,7 +123,8 @@ public final class RespServerComponent {
                 new InetSocketAddress(address, (int) port),
                 new RespParser.Limits((int) inline, (int) arguments, (int) bulk),
                 Duration.ofSeconds(idle),
-                (int) connections);
+                (int) connections,
+                (int) backlog);
     }
 
     private void stopServer() {

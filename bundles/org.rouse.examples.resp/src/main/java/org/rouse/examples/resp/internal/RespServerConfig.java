@@ -46,4 +46,11 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
             name = "Maximum connections",
             description = "Connections open at once; more are accepted and closed at once. Range 1 to 1000000.")
     int max_connections() default 10_000;
+
+    @AttributeDefinition(
+            name = "Listen backlog",
+            description = "Connections the kernel queues for the acceptor (capped by net.core.somaxconn). Too small a"
+                    + " backlog makes a storm of connecting clients wait for SYN retransmissions (1 s each). Applies"
+                    + " when the server next binds. Range 1 to 65535.")
+    int listen_backlog() default 1024;
 }

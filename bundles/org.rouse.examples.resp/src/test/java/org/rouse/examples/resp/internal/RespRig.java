@@ -38,6 +38,10 @@ final class RespRig implements AutoCloseable {
     }
 
     RespRig(RespParser.Limits limits, Duration idleTimeout, int maxConnections) throws IOException {
+        this(limits, idleTimeout, maxConnections, RespServerComponent.DEFAULTS.backlog());
+    }
+
+    RespRig(RespParser.Limits limits, Duration idleTimeout, int maxConnections, int backlog) throws IOException {
         core.swapTo(engine);
         IdleTimers timers = (delay, task) -> {
             ScheduledFuture<?> future = scheduler.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
@@ -47,7 +51,8 @@ final class RespRig implements AutoCloseable {
                 view,
                 keys,
                 timers,
-                new RespServer.Settings(new InetSocketAddress("127.0.0.1", 0), limits, idleTimeout, maxConnections));
+                new RespServer.Settings(
+                        new InetSocketAddress("127.0.0.1", 0), limits, idleTimeout, maxConnections, backlog));
     }
 
     int port() throws IOException {

@@ -68,6 +68,28 @@ class RespServerTest {
     }
 
     @Test
+    void aPipelinedBatchIsAnsweredInOrderWithOneWrite() throws Exception {
+        try (RespRig rig = new RespRig();
+                Jedis jedis = new Jedis("127.0.0.1", rig.port())) {
+            assertEquals("PONG", jedis.ping()); // the connection handshake is over
+            long before = rig.server.replyBatches();
+            Pipeline pipeline = jedis.pipelined(); // as redis-benchmark -P 16: 16 commands in one flush
+            List<Response<String>> sets = new ArrayList<>();
+            List<Response<String>> gets = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                sets.add(pipeline.set("key" + i, "value" + i));
+                gets.add(pipeline.get("key" + i));
+            }
+            pipeline.sync();
+            for (int i = 0; i < 8; i++) {
+                assertEquals("OK", sets.get(i).get());
+                assertEquals("value" + i, gets.get(i).get());
+            }
+            assertEquals(1, rig.server.replyBatches() - before, "16 replies in one write");
+        }
+    }
+
+    @Test
     void concurrentClientsLoseNoIncrement() throws Exception {
         int clients = 16;
         int calls = 500;
