@@ -12,7 +12,8 @@ import org.osgi.annotation.versioning.ProviderType;
  * {@code writeLock().newCondition()} gives {@link java.util.concurrent.locks.Condition}s with the JDK's semantics;
  * {@code readLock().newCondition()} throws {@link UnsupportedOperationException}; releasing a lock the calling thread
  * does not hold throws {@link IllegalMonitorStateException}. One departure from {@code ReentrantReadWriteLock}:
- * {@code readLock().tryLock()} may fail while a writer is waiting, under a strategy that prefers writers.
+ * {@code readLock().tryLock()} fails while a writer is queued (as the JDK's {@code readLock().lock()} would wait),
+ * so that overlapping readers cannot keep a writer out.
  *
  * <p>Exclusion holds across swaps: a writer never holds the lock together with any other thread, readers only with
  * readers, whether they acquired it under the old strategy or the new one.

@@ -21,8 +21,9 @@ public interface ReadWritePrimitive extends LockPrimitive {
     void lockSharedInterruptibly() throws InterruptedException;
 
     /**
-     * Acquires shared if that is possible now; never waits. May fail while no thread holds the primitive
-     * exclusively if the strategy keeps new readers out for a waiting writer.
+     * Acquires shared if that is possible now; never waits. Should fail while a writer is queued, even if no thread
+     * holds the primitive exclusively: the facade starts every read acquisition with it, so a barging attempt would
+     * let overlapping readers keep a queued writer out.
      */
     boolean tryLockShared();
 

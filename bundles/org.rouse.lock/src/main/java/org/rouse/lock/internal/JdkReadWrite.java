@@ -23,7 +23,8 @@ final class JdkReadWrite implements ReadWritePrimitive {
      * queue ("apparentlyFirstQueuedIsExclusive"), so writers do not starve in practice. Its releases end in a
      * volatile write of the AQS state, the release ordering the facade's swap protocol relies on.
      *
-     * Invariants. The facade never enters a mode twice from one thread; a downgrade takes the read lock while
+     * Invariants. A shared attempt that does not wait never overtakes a queued writer (tryLockShared). The facade
+     * never enters a mode twice from one thread; a downgrade takes the read lock while
      * holding the write lock and then releases the write lock, which ReentrantReadWriteLock allows and which no
      * writer can overtake.
      */
@@ -72,8 +73,22 @@ final class JdkReadWrite implements ReadWritePrimitive {
         lock.readLock().lockInterruptibly();
     }
 
+    /**
+     * Unlike the read lock's barging {@code tryLock()}, does not overtake a writer at the head of the queue, just as
+     * the read lock's {@code lock()} does not: a timed attempt with no time applies {@code lock()}'s rule and never
+     * waits. The facade starts every read acquisition here, so a barging attempt would let overlapping readers keep
+     * a queued writer out indefinitely. With the interrupt status set (which the timed attempt would throw for), it
+     * falls back to the barging attempt and keeps the status.
+     */
     @Override
     public boolean tryLockShared() {
+        if (!Thread.currentThread().isInterrupted()) {
+            try {
+                return lock.readLock().tryLock(0L, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // interrupted just now: keep the status
+            }
+        }
         return lock.readLock().tryLock();
     }
 

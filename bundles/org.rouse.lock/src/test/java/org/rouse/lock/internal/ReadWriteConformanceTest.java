@@ -520,6 +520,35 @@ class ReadWriteConformanceTest {
         TestThreads.joinAll(readers, Duration.ofSeconds(20), failures);
     }
 
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("subjects")
+    void aQueuedWriterKeepsWaitingReadersOutUntilItHasWritten(Subject subject) throws Exception {
+        ReadWriteLock lock = subject.create().lock();
+        lock.readLock().lock();
+        AtomicBoolean written = new AtomicBoolean();
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        List<Thread> writer = TestThreads.start("rw-queued-writer", 1, failures, i -> {
+            lock.writeLock().lock();
+            try {
+                written.set(true);
+            } finally {
+                lock.writeLock().unlock();
+            }
+        });
+        try {
+            awaitParked(writer.get(0));
+            // a reader that is prepared to wait queues behind the writer, as ReentrantReadWriteLock's readers do
+            // when a writer heads the queue; one that barged in would keep the writer out for as long as readers
+            // overlap
+            assertFalse(elsewhere(() -> timed(lock.readLock(), 50)), "a waiting reader overtook a queued writer");
+        } finally {
+            lock.readLock().unlock();
+        }
+        TestThreads.joinAll(writer, Duration.ofSeconds(20), failures);
+        assertTrue(written.get());
+        assertTrue(availableElsewhere(lock.readLock()));
+    }
+
     // ------------------------------------------------------------------------------- across a swap
 
     @ParameterizedTest(name = "{0}")

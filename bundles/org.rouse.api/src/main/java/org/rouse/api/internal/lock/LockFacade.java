@@ -51,8 +51,9 @@ public final class LockFacade implements SwappableLock {
      * succeed): so a swapTo() called by the facade's own holder only records the request, and its final unlock performs
      * it.
      *
-     * Conditions. Each Condition keeps its own FIFO queue of Waiter nodes inside the facade, so no signal is lost
-     * across a swap. The queue is touched only by facade holders. A node moves WAITING -> SIGNALLED (signal) or WAITING
+     * Conditions (FacadeCondition, shared with ReadWriteFacade's write lock). Each Condition keeps its own FIFO queue
+     * of Waiter nodes inside the facade, so no signal is lost across a swap. The queue is touched only by facade
+     * holders. A node moves WAITING -> SIGNALLED (signal) or WAITING
      * -> CANCELLED (timeout or interrupt) by CAS, so a signal either wakes a waiter that will return normally or skips
      * a cancelled one and goes on to the next: never both, never neither. await releases the full hold count through
      * the normal release (which also completes pending swaps), parks until its node leaves WAITING, then reacquires
