@@ -7,10 +7,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReadWriteLock;
 
 /**
  * Threads taking one lock in a loop and checking mutual exclusion (a counter of threads inside the critical section),
- * for tests that swap the lock's provider under contention.
+ * or one read-write lock (no writer together with anyone), for tests that swap the lock's provider under contention.
  *
  * <pre>{@code
  * LockHammer hammer = LockHammer.start(lock, 16, "it");
@@ -21,6 +22,9 @@ import java.util.concurrent.locks.LockSupport;
 final class LockHammer {
 
     private final AtomicInteger inside = new AtomicInteger();
+    /** Writers inside (read-write hammers only). */
+    private final AtomicInteger writers = new AtomicInteger();
+
     private final AtomicInteger violations = new AtomicInteger();
     private final AtomicLong acquisitions = new AtomicLong();
     private final AtomicBoolean running = new AtomicBoolean(true);
@@ -49,6 +53,50 @@ final class LockHammer {
             hammer.threads.add(thread);
         }
         return hammer;
+    }
+
+    /**
+     * Starts {@code count} threads taking {@code lock}'s read lock nine times in ten and its write lock once; a
+     * violation is a writer inside together with anyone.
+     */
+    static LockHammer startReadWrite(ReadWriteLock lock, int count, String name) {
+        LockHammer hammer = new LockHammer(0);
+        for (int i = 0; i < count; i++) {
+            Thread thread = new Thread(() -> hammer.hammerReadWrite(lock), name + "-" + i);
+            thread.start();
+            hammer.threads.add(thread);
+        }
+        return hammer;
+    }
+
+    private void hammerReadWrite(ReadWriteLock lock) {
+        long done = 0;
+        while (running.get()) {
+            if (++done % 10 == 0) {
+                lock.writeLock().lock();
+                try {
+                    if (writers.incrementAndGet() != 1 || inside.get() != 0) {
+                        violations.incrementAndGet();
+                    }
+                    acquisitions.incrementAndGet();
+                    writers.decrementAndGet();
+                } finally {
+                    lock.writeLock().unlock();
+                }
+            } else {
+                lock.readLock().lock();
+                try {
+                    inside.incrementAndGet();
+                    if (writers.get() != 0) {
+                        violations.incrementAndGet();
+                    }
+                    acquisitions.incrementAndGet();
+                    inside.decrementAndGet();
+                } finally {
+                    lock.readLock().unlock();
+                }
+            }
+        }
     }
 
     private void hammer(Lock lock) {

@@ -16,8 +16,12 @@ import org.osgi.framework.Bundle;
 import org.osgi.framework.ServiceReference;
 import org.rouse.lock.LockService;
 import org.rouse.lock.SwappableLock;
+import org.rouse.lock.SwappableReadWriteLock;
 
-/** The lock provider in Felix: adaptive by default, strategies surviving a provider update, the Gogo command. */
+/**
+ * The lock provider in Felix: adaptive by default, strategies of plain and read-write locks surviving a provider
+ * update, the Gogo command.
+ */
 @RunWith(PaxExam.class)
 @ExamReactorStrategy(PerClass.class)
 public class LockProviderIT extends RouseTestSupport {
@@ -51,6 +55,52 @@ public class LockProviderIT extends RouseTestSupport {
                 "the swaps to the fallback and back were counted",
                 lock.statistics().swaps() >= 2);
         assertEquals(hammer.acquisitions(), lock.statistics().acquisitions());
+    }
+
+    @Test
+    public void readWriteLocksSurviveAProviderUpdateUnderContentionAndDefaultToAdaptive() throws Exception {
+        SwappableReadWriteLock lock = locks.readWriteLock("provider-rw-it");
+        assertEquals("adaptive", lock.strategy());
+        SwappableReadWriteLock stripe =
+                locks.readWriteStripes("provider-rw-stripes", 4).forKey("k");
+        stripe.readLock().lock(); // a read hold taken before the update, released after it
+        LockHammer hammer = LockHammer.startReadWrite(lock, 16, "rw-provider-it");
+        try {
+            Bundle provider = bundle("org.rouse.lock");
+            long before = hammer.acquisitions();
+            await().atMost(Duration.ofSeconds(10)).until(() -> hammer.acquisitions() > before + 1000);
+            updateFromJar(provider);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> locks.strategies().equals(STRATEGIES));
+            await().atMost(Duration.ofSeconds(10)).until(() -> lock.strategy().equals("adaptive"));
+            long updated = hammer.acquisitions();
+            await().atMost(Duration.ofSeconds(10)).until(() -> hammer.acquisitions() > updated + 1000);
+            assertTrue("a write got past the read hold from before the update", !writeElsewhere(stripe));
+        } finally {
+            hammer.stop();
+            stripe.readLock().unlock();
+        }
+        assertEquals("a writer held the lock together with another thread", 0, hammer.violations());
+        assertTrue(
+                "the swaps to the fallback and back were counted",
+                lock.statistics().swaps() >= 2);
+        assertEquals(hammer.acquisitions(), lock.statistics().acquisitions());
+        assertEquals("the last reader completed the stripe's swap", "adaptive", stripe.strategy());
+        assertTrue("the stripe is free again", writeElsewhere(stripe));
+    }
+
+    /** Whether another thread can take {@code lock}'s write lock now (it releases it again). */
+    private static boolean writeElsewhere(SwappableReadWriteLock lock) throws Exception {
+        boolean[] got = {false};
+        Thread t = new Thread(() -> {
+            if (lock.writeLock().tryLock()) {
+                got[0] = true;
+                lock.writeLock().unlock();
+            }
+        });
+        t.start();
+        t.join(10_000);
+        return got[0];
     }
 
     @Test

@@ -27,6 +27,18 @@
  * }
  * }</pre>
  *
+ * <p>Read-mostly data takes a {@link org.rouse.lock.SwappableReadWriteLock} instead:
+ *
+ * <pre>{@code
+ * SwappableReadWriteLock routes = locks.readWriteLock("routes");
+ * routes.readLock().lock();      // many readers at once
+ * try {
+ *     return table.get(key);
+ * } finally {
+ *     routes.readLock().unlock();
+ * }
+ * }</pre>
+ *
  * <h2>Contract</h2>
  *
  * <ul>
@@ -41,10 +53,11 @@
  *       {@link org.rouse.lock.LockService#sharedLock(String)} is used on purpose.
  *   <li><b>Strategies.</b> Configuration chooses the strategy (a default and per name pattern). Changing it, or
  *       updating the provider bundle, swaps the strategy of live locks: holders keep holding, waiters go on waiting,
- *       and holders of the old and the new strategy never overlap.
+ *       and holders of the old and the new strategy never overlap. For read-write locks: a writer never holds the
+ *       lock together with anyone else, readers only with readers, across swaps too.
  *   <li><b>Clean-up.</b> When the consuming bundle stops, its named locks are forgotten.
  * </ul>
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.1.0")
+@org.osgi.annotation.versioning.Version("1.2.0")
 package org.rouse.lock;

@@ -19,4 +19,25 @@ public interface LockEngine {
      * @throws IllegalArgumentException if the engine does not offer {@code strategy}
      */
     LockPrimitive newPrimitive(String strategy);
+
+    /**
+     * The strategy names this engine can make read-write primitives of; empty (the default) if it makes none, in
+     * which case the front runs read-write locks on a built-in fallback.
+     *
+     * @since 1.2
+     */
+    default Set<String> readWriteStrategies() {
+        return Set.of();
+    }
+
+    /**
+     * Returns a new, unlocked read-write primitive of the given strategy.
+     *
+     * @throws IllegalArgumentException if the engine does not offer {@code strategy} in {@link #readWriteStrategies()}
+     * @throws UnsupportedOperationException if the engine makes no read-write primitives (the default)
+     * @since 1.2
+     */
+    default ReadWritePrimitive newReadWritePrimitive(String strategy) {
+        throw new UnsupportedOperationException(name() + " makes no read-write primitives");
+    }
 }

@@ -3,11 +3,12 @@
  * bundles). Consumers never use this package.
  *
  * <p>An engine offers named strategies and makes {@link org.rouse.lock.spi.LockPrimitive}s: plain, non-reentrant
- * mutexes. The front wraps them in {@link org.rouse.lock.SwappableLock} facades that add reentrancy, conditions,
+ * mutexes, and, since 1.2, {@link org.rouse.lock.spi.ReadWritePrimitive}s (an engine that predates them, or offers
+ * none, leaves read-write locks on the front's built-in fallback). The front wraps them in {@link org.rouse.lock.SwappableLock} facades that add reentrancy, conditions,
  * statistics and the swap protocol; consumers only ever hold facades. The engine registered as a
  * {@link org.rouse.lock.spi.LockEngine} service with the highest {@code service.ranking} (then the lowest
  * {@code service.id}) is active.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.1.0")
+@org.osgi.annotation.versioning.Version("1.2.0")
 package org.rouse.lock.spi;

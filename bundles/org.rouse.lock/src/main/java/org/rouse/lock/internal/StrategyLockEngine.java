@@ -11,12 +11,13 @@ import org.osgi.service.metatype.annotations.Designate;
 import org.rouse.config.ConfigCheck;
 import org.rouse.lock.spi.LockEngine;
 import org.rouse.lock.spi.LockPrimitive;
+import org.rouse.lock.spi.ReadWritePrimitive;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The lock engine: makes primitives of the strategies {@code adaptive} (the default), {@code fair}, {@code jdk} and
- * {@code spin-yield}. The lock
+ * {@code spin-yield}, and read-write primitives of {@code adaptive} and {@code jdk}. The lock
  * front in the API bundle wraps them in swappable facades; consumers never see this class.
  *
  * <pre>{@code
@@ -42,6 +43,8 @@ public final class StrategyLockEngine implements LockEngine {
     private static final Logger LOG = LoggerFactory.getLogger(StrategyLockEngine.class);
     private static final Set<String> STRATEGIES = Collections.unmodifiableSet(new LinkedHashSet<>(
             List.of(AdaptiveMutex.STRATEGY, FairMutex.STRATEGY, JdkMutex.STRATEGY, SpinYieldMutex.STRATEGY)));
+    private static final Set<String> READ_WRITE_STRATEGIES = Collections.unmodifiableSet(
+            new LinkedHashSet<>(List.of(AdaptiveReadWrite.STRATEGY, JdkReadWrite.STRATEGY)));
 
     /** Spins before a spin-yield lock starts yielding; volatile, written by configure, read by primitives. */
     private volatile int spinYieldSpins = DEFAULT_SPIN_YIELD_SPINS;
@@ -121,6 +124,24 @@ public final class StrategyLockEngine implements LockEngine {
             default:
                 throw new IllegalArgumentException("Unknown strategy '" + strategy + "'; offered: " + STRATEGIES);
         }
+    }
+
+    /** {@code [adaptive, jdk]}: the strategies with a read-write form ({@code adaptive} is the default). */
+    @Override
+    public Set<String> readWriteStrategies() {
+        return READ_WRITE_STRATEGIES;
+    }
+
+    @Override
+    public ReadWritePrimitive newReadWritePrimitive(String strategy) {
+        if (AdaptiveReadWrite.STRATEGY.equals(strategy)) {
+            return new AdaptiveReadWrite(this::adaptiveTuning);
+        }
+        if (JdkReadWrite.STRATEGY.equals(strategy)) {
+            return new JdkReadWrite();
+        }
+        throw new IllegalArgumentException(
+                "Unknown read-write strategy '" + strategy + "'; offered: " + READ_WRITE_STRATEGIES);
     }
 
     @Override

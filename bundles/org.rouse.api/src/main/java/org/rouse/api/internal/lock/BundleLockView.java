@@ -10,11 +10,13 @@ import org.rouse.api.internal.Arguments;
 import org.rouse.lock.LockService;
 import org.rouse.lock.LockStatistics;
 import org.rouse.lock.LockStripes;
+import org.rouse.lock.ReadWriteLockStripes;
 import org.rouse.lock.SwappableLock;
+import org.rouse.lock.SwappableReadWriteLock;
 
 /**
- * One consuming bundle's {@link LockService}: its own namespace of named locks and stripe sets, plus access to the
- * shared namespace. {@link #release()} (called from {@code ungetService}) forgets everything the view made.
+ * One consuming bundle's {@link LockService}: its own namespaces of named locks and stripe sets (plain and
+ * read-write), plus access to the shared namespace. {@link #release()} (called from {@code ungetService}) forgets everything the view made.
  *
  * <pre>{@code
  * BundleLockView view = core.newView("my.bundle");
@@ -33,6 +35,10 @@ public final class BundleLockView implements LockService {
     private final ConcurrentHashMap<String, LockFacade> locks = new ConcurrentHashMap<>();
     /** Stripe sets of this bundle; concurrent map, cleared on release. */
     private final ConcurrentHashMap<String, LockStripesImpl> stripes = new ConcurrentHashMap<>();
+    /** Named read-write locks of this bundle; concurrent map, cleared on release. */
+    private final ConcurrentHashMap<String, ReadWriteFacade> readWriteLocks = new ConcurrentHashMap<>();
+    /** Read-write stripe sets of this bundle; concurrent map, cleared on release. */
+    private final ConcurrentHashMap<String, ReadWriteStripesImpl> readWriteStripes = new ConcurrentHashMap<>();
     /** Anonymous locks still referenced by the consumer (weak); guarded by itself. */
     private final Map<LockFacade, Boolean> anonymous = new WeakHashMap<>();
     /** Set once by release(); volatile. */
@@ -77,9 +83,7 @@ public final class BundleLockView implements LockService {
     @Override
     public LockStripes stripes(String name, int count) {
         Arguments.name(name, "name");
-        if (count <= 0 || count > MAX_STRIPES) {
-            throw new IllegalArgumentException("count must be in [1, " + MAX_STRIPES + "]: " + count);
-        }
+        checkStripeCount(count);
         checkLive();
         LockStripesImpl set = stripes.computeIfAbsent(name, n -> LockStripesImpl.create(core, n, count));
         if (set.size() != count) {
@@ -91,6 +95,42 @@ public final class BundleLockView implements LockService {
             checkLive();
         }
         return set;
+    }
+
+    @Override
+    public SwappableReadWriteLock readWriteLock(String name) {
+        Arguments.name(name, "name");
+        checkLive();
+        ReadWriteFacade lock = readWriteLocks.computeIfAbsent(name, n -> core.newReadWriteFacade(n, n));
+        if (released) {
+            readWriteLocks.clear();
+            checkLive();
+        }
+        return lock;
+    }
+
+    @Override
+    public ReadWriteLockStripes readWriteStripes(String name, int count) {
+        Arguments.name(name, "name");
+        checkStripeCount(count);
+        checkLive();
+        ReadWriteStripesImpl set =
+                readWriteStripes.computeIfAbsent(name, n -> ReadWriteStripesImpl.create(core, n, count));
+        if (set.size() != count) {
+            throw new IllegalArgumentException("count " + count + " differs from the " + set.size()
+                    + " read-write stripes of the existing set '" + name + "'");
+        }
+        if (released) {
+            readWriteStripes.clear();
+            checkLive();
+        }
+        return set;
+    }
+
+    private static void checkStripeCount(int count) {
+        if (count <= 0 || count > MAX_STRIPES) {
+            throw new IllegalArgumentException("count must be in [1, " + MAX_STRIPES + "]: " + count);
+        }
     }
 
     @Override
@@ -112,6 +152,14 @@ public final class BundleLockView implements LockService {
         }
         for (LockFacade lock : anonymousLocks()) {
             sum = sum.plus(lock.statistics());
+        }
+        for (ReadWriteFacade lock : readWriteLocks.values()) {
+            sum = sum.plus(lock.statistics());
+        }
+        for (ReadWriteStripesImpl set : readWriteStripes.values()) {
+            for (int i = 0; i < set.size(); i++) {
+                sum = sum.plus(set.facade(i).statistics());
+            }
         }
         return sum;
     }
@@ -135,6 +183,15 @@ public final class BundleLockView implements LockService {
             anonymous.clear();
         }
         core.forget(forgotten);
+        List<ReadWriteFacade> forgottenReadWrite = new ArrayList<>(readWriteLocks.values());
+        for (ReadWriteStripesImpl set : readWriteStripes.values()) {
+            for (int i = 0; i < set.size(); i++) {
+                forgottenReadWrite.add(set.facade(i));
+            }
+        }
+        readWriteLocks.clear();
+        readWriteStripes.clear();
+        core.forgetReadWrite(forgottenReadWrite);
     }
 
     /** The bundle this view belongs to. */
@@ -142,9 +199,9 @@ public final class BundleLockView implements LockService {
         return owner;
     }
 
-    /** How many names this view remembers (named locks plus stripe sets); for tests. */
+    /** How many names this view remembers (named locks and stripe sets, plain and read-write); for tests. */
     int rememberedNames() {
-        return locks.size() + stripes.size();
+        return locks.size() + stripes.size() + readWriteLocks.size() + readWriteStripes.size();
     }
 
     private List<LockFacade> anonymousLocks() {

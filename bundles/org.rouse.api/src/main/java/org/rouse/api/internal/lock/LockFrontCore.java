@@ -13,12 +13,13 @@ import org.rouse.config.ConfigCheck;
 import org.rouse.lock.SwappableLock;
 import org.rouse.lock.spi.LockEngine;
 import org.rouse.lock.spi.LockPrimitive;
+import org.rouse.lock.spi.ReadWritePrimitive;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The lock front without OSGi: knows the active engine and the strategy policy, makes facades, swaps every live
- * facade when either changes, and owns the namespace of shared locks. {@link LockFront} wires it into DS; tests
+ * The lock front without OSGi: knows the active engine and the strategy policy, makes facades (plain and
+ * read-write), swaps every live facade when either changes, and owns the namespace of shared locks. {@link LockFront} wires it into DS; tests
  * construct it directly.
  *
  * <pre>{@code
@@ -54,6 +55,8 @@ public final class LockFrontCore {
     private StrategyPolicy policy = StrategyPolicy.DEFAULT;
     /** Every live facade; guarded by this. */
     private final Set<LockFacade> facades = Collections.newSetFromMap(new WeakHashMap<>());
+    /** Every live read-write facade; guarded by this. */
+    private final Set<ReadWriteFacade> readWriteFacades = Collections.newSetFromMap(new WeakHashMap<>());
     /** Locks of the shared namespace; concurrent map, entries never removed while the front lives. */
     private final ConcurrentHashMap<String, LockFacade> shared = new ConcurrentHashMap<>();
     /** Numbers anonymous locks; incremented atomically. */
@@ -86,6 +89,12 @@ public final class LockFrontCore {
                     facade.swapTo(newPrimitive(active, wanted), wanted);
                 }
             }
+            for (ReadWriteFacade facade : liveReadWriteFacades()) {
+                String wanted = readWriteStrategy(active, facade.policyKey());
+                if (!wanted.equals(facade.targetStrategy())) {
+                    facade.swapTo(newReadWritePrimitive(active, wanted), wanted);
+                }
+            }
         }
         return true;
     }
@@ -116,6 +125,10 @@ public final class LockFrontCore {
         for (LockFacade facade : liveFacades()) {
             String wanted = next == null ? FallbackMutex.STRATEGY : effectiveStrategy(next, facade.policyKey());
             facade.swapTo(newPrimitive(next, wanted), wanted);
+        }
+        for (ReadWriteFacade facade : liveReadWriteFacades()) {
+            String wanted = readWriteStrategy(next, facade.policyKey());
+            facade.swapTo(newReadWritePrimitive(next, wanted), wanted);
         }
     }
 
@@ -155,10 +168,26 @@ public final class LockFrontCore {
         return facade;
     }
 
+    /** Makes and tracks a read-write facade with the primitive the current engine and policy give {@code policyKey}. */
+    synchronized ReadWriteFacade newReadWriteFacade(String name, String policyKey) {
+        LockEngine active = engine;
+        String wanted = readWriteStrategy(active, policyKey);
+        ReadWriteFacade facade = new ReadWriteFacade(name, policyKey, newReadWritePrimitive(active, wanted));
+        readWriteFacades.add(facade);
+        return facade;
+    }
+
     /** Stops tracking facades whose view was released. */
     synchronized void forget(Iterable<LockFacade> released) {
         for (LockFacade facade : released) {
             facades.remove(facade);
+        }
+    }
+
+    /** Stops tracking read-write facades whose view was released. */
+    synchronized void forgetReadWrite(Iterable<ReadWriteFacade> released) {
+        for (ReadWriteFacade facade : released) {
+            readWriteFacades.remove(facade);
         }
     }
 
@@ -171,6 +200,9 @@ public final class LockFrontCore {
         for (LockFacade facade : liveFacadesLocked()) {
             all.add(new LockSnapshot(facade.name(), facade.strategy(), (LockCounts) facade.statistics()));
         }
+        for (ReadWriteFacade facade : liveReadWriteFacadesLocked()) {
+            all.add(new LockSnapshot(facade.name() + " (rw)", facade.strategy(), (LockCounts) facade.statistics()));
+        }
         return all;
     }
 
@@ -178,13 +210,65 @@ public final class LockFrontCore {
         return liveFacades();
     }
 
-    /** How many facades are tracked (for tests: a released view must not leave its locks behind). */
+    private synchronized List<ReadWriteFacade> liveReadWriteFacadesLocked() {
+        return liveReadWriteFacades();
+    }
+
+    /** How many facades (plain and read-write) are tracked (for tests: a released view must not leave them behind). */
     synchronized int trackedFacades() {
-        return facades.size();
+        return facades.size() + readWriteFacades.size();
     }
 
     private List<LockFacade> liveFacades() {
         return new ArrayList<>(facades);
+    }
+
+    private List<ReadWriteFacade> liveReadWriteFacades() {
+        return new ArrayList<>(readWriteFacades);
+    }
+
+    /**
+     * The read-write strategy for {@code policyKey}: the configured one if the engine makes it in read-write form,
+     * else the engine's {@code adaptive}, else its first read-write strategy, else the built-in fallback.
+     */
+    private String readWriteStrategy(LockEngine active, String policyKey) {
+        if (active == null) {
+            return FallbackMutex.STRATEGY;
+        }
+        Set<String> offered = readWriteStrategies(active);
+        String configured = policy.strategyFor(policyKey);
+        if (offered.contains(configured)) {
+            return configured;
+        }
+        if (offered.contains(ENGINE_DEFAULT)) {
+            return ENGINE_DEFAULT;
+        }
+        return offered.isEmpty() ? FallbackMutex.STRATEGY : offered.iterator().next();
+    }
+
+    private static Set<String> readWriteStrategies(LockEngine active) {
+        try {
+            Set<String> offered = active.readWriteStrategies();
+            return offered == null ? Set.of() : offered;
+        } catch (RuntimeException | LinkageError e) { // an engine built against an SPI without read-write locks
+            return Set.of();
+        }
+    }
+
+    private static ReadWritePrimitive newReadWritePrimitive(LockEngine active, String strategy) {
+        if (active == null || !readWriteStrategies(active).contains(strategy)) {
+            return new FallbackReadWrite();
+        }
+        try {
+            return Arguments.notNull(active.newReadWritePrimitive(strategy), "primitive");
+        } catch (RuntimeException e) {
+            LOG.error(
+                    "Lock engine {} failed to make a '{}' read-write primitive; using the fallback",
+                    active.name(),
+                    strategy,
+                    e);
+            return new FallbackReadWrite();
+        }
     }
 
     private String effectiveStrategy(LockEngine active, String policyKey) {

@@ -1,0 +1,76 @@
+package org.rouse.benchmarks.lock;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.StampedLock;
+import org.rouse.benchmarks.scenario.Metrics;
+import org.rouse.benchmarks.scenario.Options;
+import org.rouse.benchmarks.scenario.ReportLayout;
+import org.rouse.benchmarks.scenario.RoundPlan;
+import org.rouse.benchmarks.scenario.Scenario;
+import org.rouse.benchmarks.scenario.Variant;
+
+/**
+ * {@code rw-read-mostly}: 16 threads share one read-write lock guarding a small hash map, 95 % reads (a lookup under
+ * the read lock) and 5 % writes (an update under the write lock): Rouse's {@code adaptive} and {@code jdk}
+ * read-write strategies through the real front beside a raw {@link ReentrantReadWriteLock} and
+ * {@link StampedLock#asReadWriteLock()}.
+ *
+ * <pre>{@code
+ * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness rw-read-mostly --quick
+ * }</pre>
+ */
+public final class ReadMostly implements Scenario {
+
+    static final String BASELINE = "ReentrantReadWriteLock";
+    static final int THREADS = 16;
+
+    @Override
+    public String name() {
+        return "rw-read-mostly";
+    }
+
+    @Override
+    public String description() {
+        return THREADS + " threads on this machine's cores share one read-write lock over a 64-key HashMap: 95 % of"
+                + " operations look a key up under the read lock, 5 % update one under the write lock, with ~20"
+                + " arithmetic steps of private work between operations. Throughput in operations per second (ratio"
+                + " against a raw non-fair ReentrantReadWriteLock); CPU and voluntary/involuntary context switches per"
+                + " operation over all worker threads; fairness as the min/max ratio of per-thread operations;"
+                + " violations count a writer inside together with anyone. Each cell is the median of the measured"
+                + " rounds.";
+    }
+
+    @Override
+    public List<Variant> variants(Options options) {
+        return List.of(
+                new ReadMostlyVariant("rouse adaptive (rw)", ReadMostlyVariant.newRouseReadWriteLock("adaptive")),
+                new ReadMostlyVariant("rouse jdk (rw)", ReadMostlyVariant.newRouseReadWriteLock("jdk")),
+                new ReadMostlyVariant(BASELINE, new ReentrantReadWriteLock(false)),
+                new ReadMostlyVariant("StampedLock.asReadWriteLock", new StampedLock().asReadWriteLock()));
+    }
+
+    @Override
+    public RoundPlan plan(Options options) {
+        // 4 variants: quick ~2 s, full 1 + 8 x 500 ms each (~20 s)
+        return options.quick()
+                ? new RoundPlan(1, 3, Duration.ofMillis(100))
+                : new RoundPlan(1, 8, Duration.ofMillis(500));
+    }
+
+    @Override
+    public ReportLayout layout() {
+        return new ReportLayout(
+                List.of(
+                        LockMetrics.THROUGHPUT,
+                        Metrics.CPU_PER_OP_US,
+                        LockMetrics.VOLUNTARY_PER_OP,
+                        LockMetrics.INVOLUNTARY_PER_OP,
+                        LockMetrics.MIN_MAX,
+                        LockMetrics.VIOLATIONS),
+                BASELINE,
+                List.of(LockMetrics.THROUGHPUT),
+                false);
+    }
+}

@@ -1,0 +1,155 @@
+package org.rouse.benchmarks.lock;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReadWriteLock;
+import org.rouse.api.internal.lock.LockFrontCore;
+import org.rouse.benchmarks.measure.ContextSwitches;
+import org.rouse.benchmarks.measure.ThreadUsage;
+import org.rouse.benchmarks.scenario.Measurement;
+import org.rouse.benchmarks.scenario.Metrics;
+import org.rouse.benchmarks.scenario.RoundWorkers;
+import org.rouse.benchmarks.scenario.Variant;
+import org.rouse.lock.internal.StrategyLockEngine;
+
+/**
+ * {@value ReadMostly#THREADS} threads reading (95 %) and writing (5 %) a small map under one read-write lock for a
+ * round; a violation counter checks on every operation that no writer is inside together with anyone.
+ */
+final class ReadMostlyVariant implements Variant {
+
+    private static final int MAP_KEYS = 64;
+    private static final int WORK_ITERATIONS = 20;
+    /** One operation in this many (by a per-thread random draw) is a write: 5 %. */
+    private static final int WRITE_ONE_IN = 20;
+
+    private final String name;
+    private final ReadWriteLock lock;
+    private final int threads = ReadMostly.THREADS;
+    private final HashMap<Integer, Long> map = new HashMap<>();
+    private final long[] ops;
+    private final ThreadUsage[] usage;
+    private final RoundWorkers workers;
+
+    /** Readers inside; atomic, since readers overlap. */
+    private final AtomicInteger readersInside = new AtomicInteger();
+    /** Writers inside; written under the write lock, read racily by readers (a writer seen is a violation). */
+    private volatile int writersInside;
+    /** Violations seen; atomic. */
+    private final AtomicInteger violations = new AtomicInteger();
+
+    ReadMostlyVariant(String name, ReadWriteLock lock) {
+        this.name = name;
+        this.lock = lock;
+        this.ops = new long[threads];
+        this.usage = new ThreadUsage[threads];
+        for (int k = 0; k < MAP_KEYS; k++) {
+            map.put(k, (long) k);
+        }
+        this.workers = new RoundWorkers("rouse-bench-rw", threads, this::work);
+    }
+
+    /** A Rouse read-write lock of {@code strategy}, made through the real front over the real engine. */
+    static ReadWriteLock newRouseReadWriteLock(String strategy) {
+        LockFrontCore core = new LockFrontCore();
+        core.swapTo(new StrategyLockEngine());
+        if (!core.configure(strategy, new String[0])) {
+            throw new IllegalArgumentException("unknown strategy " + strategy);
+        }
+        ReadWriteLock lock = core.newView("benchmarks").readWriteLock("read-mostly");
+        String actual = ((org.rouse.lock.SwappableReadWriteLock) lock).strategy();
+        if (!actual.equals(strategy)) {
+            throw new IllegalStateException("asked for " + strategy + ", got " + actual);
+        }
+        return lock;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String description() {
+        return threads + " threads; " + name + "; 95 % HashMap lookups under the read lock, 5 % updates under the"
+                + " write lock";
+    }
+
+    @Override
+    public void open() {
+        workers.start();
+    }
+
+    private void work(int index) {
+        long seed = index * 0x9E3779B97F4A7C15L + 1;
+        long sink = 0;
+        long done = 0;
+        ThreadUsage begin = ThreadUsage.begin();
+        while (!workers.stopped()) {
+            for (int w = 0; w < WORK_ITERATIONS; w++) {
+                seed = seed * 6364136223846793005L + 1442695040888963407L;
+            }
+            int key = (int) ((seed >>> 33) % MAP_KEYS);
+            if (((seed >>> 17) % WRITE_ONE_IN) == 0) {
+                lock.writeLock().lock();
+                try {
+                    if (++writersInside != 1 || readersInside.get() != 0) {
+                        violations.incrementAndGet();
+                    }
+                    map.merge(key, 1L, Long::sum);
+                    writersInside--;
+                } finally {
+                    lock.writeLock().unlock();
+                }
+            } else {
+                lock.readLock().lock();
+                try {
+                    readersInside.incrementAndGet();
+                    if (writersInside != 0) {
+                        violations.incrementAndGet();
+                    }
+                    sink += map.get(key);
+                    readersInside.decrementAndGet();
+                } finally {
+                    lock.readLock().unlock();
+                }
+            }
+            done++;
+        }
+        usage[index] = ThreadUsage.end().minus(begin);
+        ops[index] = done + (sink == 42 ? 1 : 0); // keep the reads alive
+    }
+
+    @Override
+    public Measurement runRound(Duration budget) throws Exception {
+        int violationsBefore = violations.get();
+        long elapsed = workers.round(deadline -> LockSupport.parkNanos(deadline - System.nanoTime()), budget.toNanos());
+        long total = 0;
+        long min = Long.MAX_VALUE;
+        long max = 0;
+        ThreadUsage sum = ThreadUsage.ZERO;
+        for (int i = 0; i < threads; i++) {
+            total += ops[i];
+            min = Math.min(min, ops[i]);
+            max = Math.max(max, ops[i]);
+            sum = sum.plus(usage[i]);
+        }
+        double n = Math.max(1, total);
+        ContextSwitches switches = sum.switches();
+        return Measurement.builder()
+                .put(LockMetrics.THROUGHPUT, total * 1e9 / elapsed)
+                .put(Metrics.CPU_PER_OP_US, sum.cpuNanos() / 1_000.0 / n)
+                .put(LockMetrics.VOLUNTARY_PER_OP, switches.voluntary() / n)
+                .put(LockMetrics.INVOLUNTARY_PER_OP, switches.involuntary() / n)
+                .put(LockMetrics.MIN_MAX, max == 0 ? Double.NaN : (double) min / max)
+                .put(LockMetrics.VIOLATIONS, violations.get() - violationsBefore)
+                .build();
+    }
+
+    @Override
+    public void close() throws Exception {
+        workers.close();
+    }
+}

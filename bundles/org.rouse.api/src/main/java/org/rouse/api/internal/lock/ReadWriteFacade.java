@@ -1,0 +1,768 @@
+package org.rouse.api.internal.lock;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+import org.rouse.api.internal.Arguments;
+import org.rouse.lock.LockStatistics;
+import org.rouse.lock.SwappableReadWriteLock;
+import org.rouse.lock.spi.ReadWritePrimitive;
+
+/**
+ * The read-write facade consumers hold: a reentrant read-write lock with write conditions and counters over a
+ * swappable, non-reentrant {@link ReadWritePrimitive}.
+ *
+ * <pre>{@code
+ * ReadWriteFacade lock = new ReadWriteFacade("routes", "routes", new FallbackReadWrite());
+ * lock.readLock().lock();
+ * try {
+ *     // ... read
+ * } finally {
+ *     lock.readLock().unlock();
+ * }
+ * lock.swapTo(engine.newReadWritePrimitive("adaptive"), "adaptive"); // never blocks
+ * }</pre>
+ */
+public final class ReadWriteFacade implements SwappableReadWriteLock {
+
+    /*
+     * Implementation notes.
+     *
+     * Sources. LockFacade's swap protocol and proof, read with "owns `current`" as "owns `current` in either mode";
+     * ReentrantReadWriteLock for the reentrancy rules (per-thread read hold counts in a ThreadLocal, a writer may
+     * take the read lock and downgrade by releasing the write lock, no upgrade) and for what the conformance suite
+     * checks against.
+     *
+     * Terms. A thread is admitted as a writer (holds the facade exclusively) from the moment it owns the primitive
+     * `current` exclusively and has re-read `current` and found that same primitive, until it starts its final
+     * write unlock. It is admitted as a reader from the moment it holds `current` shared and has re-read `current`
+     * and found the same primitive, until its final read unlock releases that primitive. Primitives are never reused,
+     * so `p == current` cannot be fooled by ABA.
+     *
+     * Algorithm. Acquire in mode m: p = current; acquire p in m; if (p == current) admitted; else release p in m and
+     * retry. The first attempt does not wait (tryLock / tryLockShared: no clock read); only when it fails is the
+     * acquisition contended and timed. A reader remembers the primitive it was admitted through (ReadHold.via) and
+     * releases exactly that one. Reads taken by the writer are counted only (via = null): the writer's exclusive hold
+     * covers them. A final write unlock with such reads left downgrades the primitive (exclusive to shared, atomic in
+     * the primitive) instead of releasing it, and the reads now hold it shared (via = that primitive); a pending swap
+     * then waits for the final read unlock.
+     *
+     * Swap (never blocks the swapper): swapTo(next) stores pending = next and calls helpPendingSwap(): if
+     * current.tryLock() (exclusive) succeeds and it is still current, the swapper holds the only admission ticket of
+     * either mode, so it sets current = pending and releases the old primitive. Otherwise whoever holds the primitive
+     * finishes it: a writer in its final unlock (before releasing the old primitive, as in LockFacade), a reader
+     * after its final read unlock (it re-reads pending and helps the same way, so the last reader out performs the
+     * swap). A swapper that itself holds the primitive, in either mode, cannot take it exclusively (tryLock fails for
+     * a reader; a writer only records the request), and its own release re-reads pending.
+     *
+     * Invariants.
+     * 1. Only an exclusive owner of `current` writes `current`: both writers (release() and helpPendingSwap()) write
+     *    it while owning the primitive that is `current` at that moment exclusively.
+     * 2. Exclusion. Let T be admitted through p in any mode. From T's check `p == current` until T's final release
+     *    of p, `current` stays p: by invariant 1 only an exclusive owner of p can change it, and while T holds p
+     *    (shared or exclusive) no other thread owns p exclusively (the primitive's own exclusion); T itself, if a
+     *    writer, changes it only in its final unlock, after its admission ends. A thread U admitted through q != p
+     *    checked `q == current` at an instant outside T's interval, and `current` stays q through U's interval, so
+     *    the intervals are disjoint. Hence a thread admitted through one primitive never overlaps one admitted
+     *    through another, and through the same primitive the primitive's modes apply: a writer overlaps nobody,
+     *    readers overlap only readers. A downgrade keeps p held throughout (exclusive, then shared, atomically), so
+     *    `current` stays p across it.
+     * 3. Visibility. A writer's writes happen-before its volatile write of `current` or its release of the primitive;
+     *    the next admitted thread read that `current` or acquired that primitive. Fields written only by the writer
+     *    (owner, holds, write counters) are thus guarded by the facade's write lock; fields of a ReadHold are written
+     *    only by its own thread; statistics snapshots read both racily.
+     * 4. Liveness of a swap. As in LockFacade: every release, shared or exclusive, is a volatile write in the
+     *    primitive followed by a read of `pending`; the swapper writes `pending` and then reads the primitive's state
+     *    in tryLock; one sees the other. Acquisitions that give up (timeout, interrupt) re-read `pending` too. Threads
+     *    waiting on an old primitive drain: each admission attempt through a stale primitive releases it at once.
+     * 5. Conditions (FacadeCondition) belong to the write lock; their queues are touched only by the writer.
+     *
+     * Costs. A read acquisition: one ThreadLocal lookup (as ReentrantReadWriteLock's readers pay past its one-entry
+     * cache), the primitive's shared acquisition, one volatile read of `current`; its counters are plain fields of
+     * the thread's own ReadHold, so readers share no counter cache line. The release: the ThreadLocal lookup, the
+     * primitive's shared release, one volatile read of `pending`. Each thread that ever reads the lock keeps its
+     * ReadHold (about 40 bytes) in `readHolds` for statistics while the lock lives. Write acquisitions cost what a
+     * LockFacade acquisition costs. Sampled waits (one contended acquisition in WAIT_SAMPLE_EVERY per mode and
+     * thread) and write hold times (one in HOLD_SAMPLE_EVERY, on contended locks) go into the histograms under the
+     * `samples` monitor, never on the common path.
+     */
+
+    private static final VarHandle PENDING;
+
+    static {
+        try {
+            PENDING = MethodHandles.lookup().findVarHandle(ReadWriteFacade.class, "pending", ReadWritePrimitive.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** One contended acquisition in this many (per mode; per thread for reads) has its wait recorded. */
+    static final int WAIT_SAMPLE_EVERY = LockFacade.WAIT_SAMPLE_EVERY;
+
+    /** One outermost write acquisition in this many has its hold time recorded, once the lock has been contended. */
+    static final int HOLD_SAMPLE_EVERY = LockFacade.HOLD_SAMPLE_EVERY;
+
+    private final String name;
+    private final String policyKey;
+
+    /** The primitive that admits holders; volatile, written only by a thread owning the current one exclusively. */
+    private volatile ReadWritePrimitive current;
+    /** The primitive to swap to, or null; volatile, set by swapTo (any thread), taken by getAndSet by the swapper. */
+    @SuppressWarnings("unused") // accessed through PENDING
+    private volatile ReadWritePrimitive pending;
+    /** The strategy the front last asked for; volatile, written by the front under its own lock. */
+    private volatile String targetStrategy;
+
+    /** The writer, or null; written only by the writer, read by others only to compare with themselves. */
+    private Thread owner;
+    /** The writer's reentrant write hold count; writer-only. */
+    private int holds;
+    /** Whether the writer took read holds while writing (they need a downgrade at the final write unlock). */
+    private boolean ownerReads;
+    /** Outermost write acquisitions; plain, writer-written. */
+    private long writeAcquisitions;
+    /** Write acquisitions whose first attempt failed; plain, writer-written. */
+    private long writeContended;
+    /** Swaps performed; plain, written by the thread performing the swap while it owns the old primitive. */
+    private long swaps;
+    /** Engine counters of swapped-out primitives; plain, written like {@code swaps}. */
+    private long retiredSpins;
+
+    private long retiredParks;
+    private long retiredHandoffs;
+    /** When the sampled write hold began, or 0; writer-only. */
+    private long holdStart;
+
+    /** Guards {@code histograms} and {@code longestWaitNanos}: readers sample concurrently. */
+    private final Object samples = new Object();
+    /** Wait and write-hold histograms, null until the first sampled contended acquisition; guarded by samples. */
+    private LockHistograms histograms;
+    /** Longest sampled wait of either mode; guarded by samples. */
+    private long longestWaitNanos;
+    /** Whether the lock has been contended (histograms exist); volatile, set once under samples. */
+    private volatile boolean contended;
+
+    /** Every thread's read record, for statistics; lock-free queue, a record added once per thread. */
+    private final ConcurrentLinkedQueue<ReadHold> readRecords = new ConcurrentLinkedQueue<>();
+    /** The calling thread's read record. */
+    private final ThreadLocal<ReadHold> readHolds = ThreadLocal.withInitial(this::newReadHold);
+
+    private final ReadLock readLock = new ReadLock();
+    private final WriteLock writeLock = new WriteLock();
+
+    /** One thread's read holds of this lock; every field is written only by that thread. */
+    private static final class ReadHold {
+        /** Reentrant read holds. */
+        int count;
+        /** The primitive held shared for them, or null while they are covered by the thread's write hold. */
+        ReadWritePrimitive via;
+        /** Outermost read acquisitions (plain; read racily by statistics). */
+        long acquisitions;
+        /** Read acquisitions whose first attempt failed (plain; read racily by statistics). */
+        long contended;
+    }
+
+    /**
+     * Creates an unlocked facade.
+     *
+     * @param name the lock's name
+     * @param policyKey the name the strategy patterns are matched against (the stripe set's name for a stripe)
+     * @param initial the first primitive; never shared with another facade
+     */
+    public ReadWriteFacade(String name, String policyKey, ReadWritePrimitive initial) {
+        this.name = Arguments.name(name, "name");
+        this.policyKey = Arguments.name(policyKey, "policyKey");
+        this.current = Arguments.notNull(initial, "initial");
+        this.targetStrategy = initial.strategy();
+    }
+
+    private ReadHold newReadHold() {
+        ReadHold h = new ReadHold();
+        readRecords.add(h);
+        return h;
+    }
+
+    // -------------------------------------------------------------------------------------- ReadWriteLock
+
+    @Override
+    public Lock readLock() {
+        return readLock;
+    }
+
+    @Override
+    public Lock writeLock() {
+        return writeLock;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    /** The strategy of the primitive in force now (a pending swap shows once it is done). */
+    @Override
+    public String strategy() {
+        return current.strategy();
+    }
+
+    @Override
+    public boolean isWriteLockedByCurrentThread() {
+        return owner == Thread.currentThread();
+    }
+
+    @Override
+    public int writeHoldCount() {
+        return owner == Thread.currentThread() ? holds : 0;
+    }
+
+    @Override
+    public int readHoldCount() {
+        return readHolds.get().count;
+    }
+
+    @Override
+    public boolean isWriteLocked() {
+        return current.isWriteLocked();
+    }
+
+    /** Whether any thread holds the lock in either mode (a snapshot). */
+    boolean isLocked() {
+        return current.isLocked();
+    }
+
+    @Override
+    public LockStatistics statistics() {
+        ReadWritePrimitive p = current;
+        long acquisitions = writeAcquisitions;
+        long contendedAcquisitions = writeContended;
+        for (ReadHold h : readRecords) {
+            acquisitions += h.acquisitions;
+            contendedAcquisitions += h.contended;
+        }
+        synchronized (samples) {
+            LockHistograms h = histograms;
+            return new LockCounts(
+                    acquisitions,
+                    contendedAcquisitions,
+                    longestWaitNanos,
+                    swaps,
+                    retiredSpins + p.spins(),
+                    retiredParks + p.parks(),
+                    retiredHandoffs + p.handoffs(),
+                    h == null ? null : h.waits(),
+                    h == null ? null : h.holds());
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "SwappableReadWriteLock[" + name + ", " + strategy()
+                + (isWriteLocked() ? ", write-locked]" : isLocked() ? ", read-locked]" : ", unlocked]");
+    }
+
+    // ------------------------------------------------------------------------------------- front-facing
+
+    /**
+     * Asks to replace the primitive by {@code next}; never blocks. The swap happens now if the lock is free, else
+     * when its last holder releases it. A later request replaces an earlier one that is still pending.
+     *
+     * @param next a new, unlocked primitive used by no other facade
+     * @param strategy the strategy the front asked for (may differ from {@code next.strategy()} for a fallback)
+     */
+    public void swapTo(ReadWritePrimitive next, String strategy) {
+        Arguments.notNull(next, "next");
+        targetStrategy = Arguments.notNull(strategy, "strategy");
+        PENDING.setVolatile(this, next);
+        if (owner != Thread.currentThread()) {
+            helpPendingSwap(); // a writer must not touch its primitive again: its own final unlock swaps
+        }
+    }
+
+    /** The name strategy patterns are matched against. */
+    String policyKey() {
+        return policyKey;
+    }
+
+    /** The strategy the front last asked for. */
+    String targetStrategy() {
+        return targetStrategy;
+    }
+
+    /** Whether a swap was requested and not yet performed (for tests and monitoring). */
+    boolean swapPending() {
+        return PENDING.getVolatile(this) != null;
+    }
+
+    // ------------------------------------------------------------------------------------ swap internals
+
+    /** Performs a pending swap if nobody holds the primitive now; otherwise leaves it to its last holder. */
+    private void helpPendingSwap() {
+        while (PENDING.getVolatile(this) != null) {
+            ReadWritePrimitive p = current;
+            if (!p.tryLock()) {
+                return; // its holders re-check pending after releasing it
+            }
+            if (p == current) {
+                swapWhileOwning(p);
+            }
+            p.unlock();
+        }
+    }
+
+    /** Caller owns {@code held} exclusively, and it is {@code current}: installs the pending primitive, if any. */
+    private void swapWhileOwning(ReadWritePrimitive held) {
+        if (PENDING.getVolatile(this) == null) {
+            return;
+        }
+        ReadWritePrimitive next = (ReadWritePrimitive) PENDING.getAndSet(this, (ReadWritePrimitive) null);
+        if (next != null && next != held) {
+            swaps++;
+            retiredSpins += held.spins();
+            retiredParks += held.parks();
+            retiredHandoffs += held.handoffs();
+            current = next;
+        }
+    }
+
+    // -------------------------------------------------------------------------------------- write side
+
+    private void checkWriteHeld() {
+        if (owner != Thread.currentThread()) {
+            throw new IllegalMonitorStateException(
+                    "The write lock of '" + name + "' is not held by the current thread");
+        }
+    }
+
+    private boolean tryWriteFast() {
+        for (; ; ) {
+            ReadWritePrimitive p = current;
+            if (!p.tryLock()) {
+                return false;
+            }
+            if (p == current) {
+                return true;
+            }
+            p.unlock(); // a stale primitive: swapped while we were getting it
+        }
+    }
+
+    private void acquireWriteUninterruptibly(Thread me) {
+        if (tryWriteFast()) {
+            writeAcquired(me);
+            return;
+        }
+        long start = System.nanoTime();
+        for (; ; ) {
+            ReadWritePrimitive p = current;
+            p.lock();
+            if (p == current) {
+                writeAcquiredContended(me, start);
+                return;
+            }
+            p.unlock();
+        }
+    }
+
+    private void writeAcquired(Thread me) {
+        owner = me;
+        holds = 1;
+        long n = writeAcquisitions++;
+        if ((n & (HOLD_SAMPLE_EVERY - 1)) == 0 && contended) {
+            holdStart = System.nanoTime();
+        }
+    }
+
+    private void writeAcquiredContended(Thread me, long start) {
+        owner = me;
+        holds = 1;
+        long n = writeAcquisitions++;
+        long c = writeContended++;
+        boolean sampleWait = (c & (WAIT_SAMPLE_EVERY - 1)) == 0;
+        boolean sampleHold = (n & (HOLD_SAMPLE_EVERY - 1)) == 0;
+        if (sampleWait || sampleHold) {
+            long now = System.nanoTime();
+            if (sampleWait) {
+                recordWait(now - start);
+            }
+            if (sampleHold) {
+                holdStart = now;
+            }
+        }
+    }
+
+    private void recordWait(long waited) {
+        synchronized (samples) {
+            LockHistograms h = histograms;
+            if (h == null) {
+                histograms = h = new LockHistograms();
+                contended = true;
+            }
+            if (waited > longestWaitNanos) {
+                longestWaitNanos = waited;
+            }
+            h.recordWait(waited);
+        }
+    }
+
+    private void endWriteHold() {
+        if (holdStart != 0L) {
+            long held = System.nanoTime() - holdStart;
+            holdStart = 0L;
+            synchronized (samples) {
+                if (histograms != null) {
+                    histograms.recordHold(held);
+                }
+            }
+        }
+    }
+
+    private void writeUnlock() {
+        checkWriteHeld();
+        if (--holds == 0) {
+            releaseWrite();
+        }
+    }
+
+    /** Ends the write hold (holds already 0): downgrades to the writer's own reads, or releases with the swap. */
+    private void releaseWrite() {
+        endWriteHold();
+        owner = null;
+        if (ownerReads) {
+            ownerReads = false;
+            ReadHold h = readHolds.get();
+            if (h.count > 0) {
+                ReadWritePrimitive p = current;
+                p.downgrade(); // still holds p, now shared: `current` stays p, a pending swap waits for the reads
+                h.via = p;
+                return;
+            }
+        }
+        ReadWritePrimitive held = current;
+        swapWhileOwning(held);
+        held.unlock();
+        if (PENDING.getVolatile(this) != null) {
+            helpPendingSwap();
+        }
+    }
+
+    /** Releases every write hold of the caller; returns the count to restore (for conditions). */
+    private int releaseWriteFully() {
+        int saved = holds;
+        holds = 0;
+        releaseWrite();
+        return saved;
+    }
+
+    private final FacadeCondition.Host conditionHost = new FacadeCondition.Host() {
+        @Override
+        public void checkHeld() {
+            checkWriteHeld();
+        }
+
+        @Override
+        public int releaseFully() {
+            return releaseWriteFully();
+        }
+
+        @Override
+        public void reacquire(int saved) {
+            acquireWriteUninterruptibly(Thread.currentThread());
+            holds = saved;
+        }
+    };
+
+    // --------------------------------------------------------------------------------------- read side
+
+    /** One non-waiting shared attempt on the current primitive; records it in {@code h} if admitted. */
+    private boolean tryReadFast(ReadHold h) {
+        for (; ; ) {
+            ReadWritePrimitive p = current;
+            if (!p.tryLockShared()) {
+                return false;
+            }
+            if (p == current) {
+                h.via = p;
+                return true;
+            }
+            p.unlockShared();
+        }
+    }
+
+    /** Reentry, reads under the caller's write hold, or the fast path; true if the caller now holds a read. */
+    private boolean tryReadNoWait(ReadHold h) {
+        if (h.count > 0) {
+            if (h.count == Integer.MAX_VALUE) {
+                throw new Error("Maximum lock count exceeded");
+            }
+            h.count++;
+            return true;
+        }
+        if (owner == Thread.currentThread()) {
+            ownerReads = true;
+            h.via = null;
+            h.count = 1;
+            h.acquisitions++;
+            return true;
+        }
+        if (tryReadFast(h)) {
+            h.count = 1;
+            h.acquisitions++;
+            return true;
+        }
+        return false;
+    }
+
+    private void readAcquiredContended(ReadHold h, ReadWritePrimitive p, long start) {
+        h.via = p;
+        h.count = 1;
+        h.acquisitions++;
+        long c = h.contended++;
+        if ((c & (WAIT_SAMPLE_EVERY - 1)) == 0) {
+            recordWait(System.nanoTime() - start);
+        }
+    }
+
+    private void readUnlock() {
+        ReadHold h = readHolds.get();
+        if (h.count == 0) {
+            throw new IllegalMonitorStateException("The read lock of '" + name + "' is not held by the current thread");
+        }
+        if (--h.count == 0) {
+            ReadWritePrimitive p = h.via;
+            if (p != null) {
+                h.via = null;
+                p.unlockShared();
+                if (PENDING.getVolatile(this) != null) {
+                    helpPendingSwap();
+                }
+            }
+        }
+    }
+
+    /** The facade's read lock. */
+    private final class ReadLock implements Lock {
+
+        @Override
+        public void lock() {
+            ReadHold h = readHolds.get();
+            if (tryReadNoWait(h)) {
+                return;
+            }
+            long start = System.nanoTime();
+            for (; ; ) {
+                ReadWritePrimitive p = current;
+                p.lockShared();
+                if (p == current) {
+                    readAcquiredContended(h, p, start);
+                    return;
+                }
+                p.unlockShared();
+            }
+        }
+
+        @Override
+        public void lockInterruptibly() throws InterruptedException {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            ReadHold h = readHolds.get();
+            if (tryReadNoWait(h)) {
+                return;
+            }
+            long start = System.nanoTime();
+            for (; ; ) {
+                ReadWritePrimitive p = current;
+                try {
+                    p.lockSharedInterruptibly();
+                } catch (InterruptedException e) {
+                    helpPendingSwap();
+                    throw e;
+                }
+                if (p == current) {
+                    readAcquiredContended(h, p, start);
+                    return;
+                }
+                p.unlockShared();
+            }
+        }
+
+        @Override
+        public boolean tryLock() {
+            return tryReadNoWait(readHolds.get());
+        }
+
+        @Override
+        public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+            Arguments.notNull(unit, "unit");
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            ReadHold h = readHolds.get();
+            if (tryReadNoWait(h)) {
+                return true;
+            }
+            long nanos = unit.toNanos(time);
+            if (nanos <= 0L) {
+                return false;
+            }
+            long start = System.nanoTime();
+            for (; ; ) {
+                long remaining = nanos - (System.nanoTime() - start);
+                if (remaining <= 0L) {
+                    helpPendingSwap();
+                    return false;
+                }
+                ReadWritePrimitive p = current;
+                boolean got;
+                try {
+                    got = p.tryLockSharedNanos(remaining);
+                } catch (InterruptedException e) {
+                    helpPendingSwap();
+                    throw e;
+                }
+                if (got) {
+                    if (p == current) {
+                        readAcquiredContended(h, p, start);
+                        return true;
+                    }
+                    p.unlockShared();
+                }
+            }
+        }
+
+        @Override
+        public void unlock() {
+            readUnlock();
+        }
+
+        /** Read locks have no conditions, as in {@code ReentrantReadWriteLock}. */
+        @Override
+        public Condition newCondition() {
+            throw new UnsupportedOperationException("read locks have no conditions");
+        }
+
+        @Override
+        public String toString() {
+            return "ReadLock[" + name + ", " + readHoldCount() + " holds by the current thread]";
+        }
+    }
+
+    /** The facade's write lock. */
+    private final class WriteLock implements Lock {
+
+        @Override
+        public void lock() {
+            Thread me = Thread.currentThread();
+            if (owner == me) {
+                reenterWrite();
+                return;
+            }
+            acquireWriteUninterruptibly(me);
+        }
+
+        @Override
+        public void lockInterruptibly() throws InterruptedException {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            if (tryLock()) {
+                return;
+            }
+            Thread me = Thread.currentThread();
+            long start = System.nanoTime();
+            for (; ; ) {
+                ReadWritePrimitive p = current;
+                try {
+                    p.lockInterruptibly();
+                } catch (InterruptedException e) {
+                    helpPendingSwap();
+                    throw e;
+                }
+                if (p == current) {
+                    writeAcquiredContended(me, start);
+                    return;
+                }
+                p.unlock();
+            }
+        }
+
+        @Override
+        public boolean tryLock() {
+            Thread me = Thread.currentThread();
+            if (owner == me) {
+                reenterWrite();
+                return true;
+            }
+            if (tryWriteFast()) {
+                writeAcquired(me);
+                return true;
+            }
+            return false;
+        }
+
+        @Override
+        public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+            Arguments.notNull(unit, "unit");
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            if (tryLock()) {
+                return true;
+            }
+            Thread me = Thread.currentThread();
+            long nanos = unit.toNanos(time);
+            if (nanos <= 0L) {
+                return false;
+            }
+            long start = System.nanoTime();
+            for (; ; ) {
+                long remaining = nanos - (System.nanoTime() - start);
+                if (remaining <= 0L) {
+                    helpPendingSwap();
+                    return false;
+                }
+                ReadWritePrimitive p = current;
+                boolean got;
+                try {
+                    got = p.tryLockNanos(remaining);
+                } catch (InterruptedException e) {
+                    helpPendingSwap();
+                    throw e;
+                }
+                if (got) {
+                    if (p == current) {
+                        writeAcquiredContended(me, start);
+                        return true;
+                    }
+                    p.unlock();
+                }
+            }
+        }
+
+        @Override
+        public void unlock() {
+            writeUnlock();
+        }
+
+        @Override
+        public Condition newCondition() {
+            return new FacadeCondition(conditionHost);
+        }
+
+        private void reenterWrite() {
+            if (holds == Integer.MAX_VALUE) {
+                throw new Error("Maximum lock count exceeded");
+            }
+            holds++;
+        }
+
+        @Override
+        public String toString() {
+            return "WriteLock[" + name + (owner == null ? ", unlocked]" : ", locked]");
+        }
+    }
+}
