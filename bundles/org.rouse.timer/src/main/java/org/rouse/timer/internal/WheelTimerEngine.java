@@ -45,24 +45,25 @@ public final class WheelTimerEngine implements TimerEngine {
      * has its own `due` list and `produced` list, touched only by itself.
      *
      * Algorithm. A worker loops: under the lock, (1) if no one leads and the wheel has entries due, it advances the
-     * wheel and becomes the producer (`leader`, so no one else produces or waits meanwhile); (2) else it takes a task
-     * from `ready`; (3) else, if no one leads, it becomes the leader and parks until the earliest deadline plus the
-     * slack; (4) else it parks as an idle follower. The producer calls TimerEntry.expire() for the whole batch outside
-     * the lock (the front's handle takes its own monitor); the front answers each with execute(ticket), which from the
-     * producing thread only appends to its `produced` list: no lock, no unpark. Then it appends the batch to `ready`
-     * under the lock once, gives up leading, and unparks one follower only if someone else is needed: more than one
-     * task is ready, or one is and the wheel still holds timers (someone must wait for them while this thread runs the
-     * task). It then runs the first ready task itself, so a firing costs no hand-off while a thread is awake and at
-     * most one otherwise. A worker that takes a task while others are still ready wakes one more follower (a cascade),
-     * so a batch of n tasks costs at most min(n, workers) − 1 unparks, not n. Tasks from other threads (the front's
-     * serial queues re-issuing a ticket, swaps) go to `ready` and wake an idle follower, or the parked leader if no
-     * follower is idle.
+     * wheel (once the earliest deadline plus the slack has passed) and becomes the producer (`leader`, so no one else
+     * produces or waits meanwhile); (2) else it takes a task from `ready`; (3) else, if no one leads, it becomes the
+     * leader and parks until the earliest deadline plus the slack; (4) else it parks as an idle follower. The producer
+     * calls TimerEntry.expire() for the whole batch outside the lock (the front's handle takes its own monitor); the
+     * front answers each with execute(ticket), which from the producing thread only appends to its `produced` list: no
+     * lock, no unpark. Then it appends the batch to `ready` under the lock once, gives up leading, and unparks one
+     * follower only if someone else is needed: more than one task is ready, or one is and the wheel still holds timers
+     * (someone must wait for them while this thread runs the task). It then runs the first ready task itself, so a
+     * firing costs no hand-off while a thread is awake and at most one otherwise. A worker that takes a task while
+     * others are still ready wakes one more follower (a cascade), so a batch of n tasks costs at most min(n, workers) −
+     * 1 unparks, not n. Tasks from other threads (the front's serial queues re-issuing a ticket, swaps) go to `ready`
+     * and wake an idle follower, or the parked leader if no follower is idle.
      *
      * Slack. The leader parks until (earliest deadline + slack); when it wakes it fires every entry whose deadline has
      * passed. So deadlines within the slack of the earliest one fire in the same wake-up, no timer fires before its
      * deadline, none fires more than slack (plus the park overshoot) after it, and wake-ups are at least the slack
-     * apart. An awake worker that finds entries due fires them at once, without waiting for the slack: it costs no
-     * wake-up.
+     * apart. A worker that is awake anyway waits for the slack too (it fires only once the earliest deadline plus the
+     * slack has passed), so under load the batches stay a slack wide instead of shrinking to what fell due during one
+     * handler.
      *
      * Invariants.
      * 1. At most one thread produces or leads at a time (`leader`), so entries expire in deadline order, one batch
@@ -455,7 +456,7 @@ public final class WheelTimerEngine implements TimerEngine {
                     return;
                 }
                 long now = System.nanoTime();
-                if (leader == null && !shutDown && !wheel.isEmpty() && wheel.nextWakeNanos() - now <= 0) {
+                if (leader == null && !shutDown && !wheel.isEmpty() && wheel.nextWakeNanos() + slackNanos - now <= 0) {
                     wheel.advance(now, me.due);
                 }
                 if (!me.due.isEmpty()) {
