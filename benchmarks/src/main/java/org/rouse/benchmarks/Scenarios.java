@@ -22,6 +22,8 @@ public final class Scenarios {
                 new WakeupFloor(),
                 new org.rouse.benchmarks.timer.TimerReentry(),
                 new org.rouse.benchmarks.timer.TimerLateness(),
+                new org.rouse.benchmarks.timer.TimerSlack(),
+                new org.rouse.benchmarks.timer.TimerScaling(),
                 new org.rouse.benchmarks.timer.TimerIdle(),
                 new org.rouse.benchmarks.lock.LockContention(16),
                 new org.rouse.benchmarks.lock.LockContention(2),

@@ -26,6 +26,7 @@ final class PeriodicRound implements TimerBackend.Events {
     static final Metric P99_LATENESS_MS = new Metric("p99_lateness_ms", "p99 lateness", "ms", 3);
     static final Metric CPU_PERCENT = new Metric("cpu_percent", "process CPU", "% of a core", 1);
     static final Metric EVENTS = new Metric("events", "events/round", "", 0);
+    static final Metric CPU_US_PER_EVENT = new Metric("cpu_us_per_event", "CPU per event", "µs", 2);
 
     private final Recorder lateness = new Recorder(3);
     private final AtomicLongArray lastRan;
@@ -56,7 +57,7 @@ final class PeriodicRound implements TimerBackend.Events {
         long wall = System.nanoTime() - wallBefore;
         round.recording = false;
         backend.stopAll();
-        return round.measurement(cpu * 100.0 / wall);
+        return round.measurement(cpu * 100.0 / wall, cpu);
     }
 
     @Override
@@ -74,7 +75,7 @@ final class PeriodicRound implements TimerBackend.Events {
         }
     }
 
-    private Measurement measurement(double cpuPercent) {
+    private Measurement measurement(double cpuPercent, long cpuNanos) {
         Histogram late = lateness.getIntervalHistogram();
         long n = intervals.sum();
         double mean = n == 0 ? Double.NaN : intervalSum.sum() / n;
@@ -89,6 +90,7 @@ final class PeriodicRound implements TimerBackend.Events {
                 .put(P99_LATENESS_MS, late.getValueAtPercentile(99) / 1e6)
                 .put(CPU_PERCENT, cpuPercent)
                 .put(EVENTS, late.getTotalCount())
+                .put(CPU_US_PER_EVENT, late.getTotalCount() == 0 ? Double.NaN : cpuNanos / 1e3 / late.getTotalCount())
                 .build();
     }
 }

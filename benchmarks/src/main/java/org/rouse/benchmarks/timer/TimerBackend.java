@@ -68,8 +68,13 @@ abstract class TimerBackend implements AutoCloseable {
         private final List<TimerOwner> owners = new ArrayList<>();
 
         Rouse(int workers) {
-            super("Rouse");
-            engine = WheelTimerEngine.started(workers);
+            this(workers, 0);
+        }
+
+        /** With a timer slack of {@code slackMicros} (0: exact deadlines). */
+        Rouse(int workers, long slackMicros) {
+            super(slackMicros == 0 ? "Rouse" : "Rouse slack " + slackMicros + " µs");
+            engine = WheelTimerEngine.started(workers, 0, 1000, slackMicros);
             core.swapTo(engine);
             view = core.newView("benchmark");
         }
@@ -108,7 +113,7 @@ abstract class TimerBackend implements AutoCloseable {
 
         @Override
         String timerThreadName() {
-            return "rouse-timer-dis";
+            return "rouse-timer-wor"; // the workers take turns waiting for deadlines
         }
 
         @Override

@@ -117,12 +117,13 @@ public final class TimerIdle implements Scenario {
             }
         }
 
-        /** Voluntary context switches of the thread whose name starts with {@code name}, or -1 if unknown. */
+        /** Voluntary context switches of the threads whose names start with {@code name}, summed, or -1 if unknown. */
         static long switches(String name) throws IOException {
             Path tasks = Path.of("/proc/self/task");
             if (!Files.isDirectory(tasks)) {
                 return -1;
             }
+            long total = -1; // summed over every matching thread: Rouse's workers take turns waiting
             try (Stream<Path> all = Files.list(tasks)) {
                 for (Path task : (Iterable<Path>) all::iterator) {
                     String comm;
@@ -134,14 +135,15 @@ public final class TimerIdle implements Scenario {
                     if (name.startsWith(comm) || comm.startsWith(name)) {
                         for (String line : Files.readAllLines(task.resolve("status"))) {
                             if (line.startsWith("voluntary_ctxt_switches:")) {
-                                return Long.parseLong(
-                                        line.substring(line.indexOf(':') + 1).trim());
+                                total = Math.max(total, 0)
+                                        + Long.parseLong(line.substring(line.indexOf(':') + 1)
+                                                .trim());
                             }
                         }
                     }
                 }
             }
-            return -1;
+            return total;
         }
     }
 }

@@ -57,6 +57,7 @@ public final class TimerLateness implements Scenario {
                         Metrics.P999_US,
                         Metrics.MAX_US,
                         PeriodicRound.CPU_PERCENT,
+                        PeriodicRound.CPU_US_PER_EVENT,
                         PeriodicRound.EVENTS),
                 FLOOR,
                 List.of(Metrics.P50_US, Metrics.P99_US),

@@ -90,10 +90,16 @@ public final class TimerReentry implements Scenario {
         private TimerBackend backend;
 
         Periodic(String backend, int timers, Supplier<TimerBackend> factory) {
+            this(backend, timers, INTERVAL, factory);
+        }
+
+        /** {@code timers} timers every {@code interval}; the name shows the interval when it is not 50 ms. */
+        Periodic(String backend, int timers, Duration interval, Supplier<TimerBackend> factory) {
             this.timers = timers;
             this.factory = factory;
-            this.interval = INTERVAL;
-            this.name = backend + ", " + timers;
+            this.interval = interval;
+            this.name =
+                    backend + ", " + timers + (interval.equals(INTERVAL) ? "" : " @ " + interval.toMillis() + " ms");
         }
 
         @Override

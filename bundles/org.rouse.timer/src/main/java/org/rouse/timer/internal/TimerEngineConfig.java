@@ -15,12 +15,13 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
     @AttributeDefinition(
             name = "Worker threads",
-            description = "Threads that run timer handlers; one owner uses at most one at a time. Range 1 to 1024.")
+            description = "Threads that wait for deadlines in turn and run timer handlers; one owner uses at most one"
+                    + " at a time. Range 1 to 1024.")
     int worker_threads() default WheelTimerEngine.DEFAULT_WORKERS;
 
     @AttributeDefinition(
             name = "Spin (µs)",
-            description = "The dispatcher parks until this long before a deadline and then spins, trading CPU for"
+            description = "The waiting worker parks until this long before a deadline and then spins, trading CPU for"
                     + " lower lateness. 0 (the default) never spins. Range 0 to 1000.")
     long spin_micros() default 0;
 
@@ -30,4 +31,12 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
                     + " nanoseconds. Timers still fire at their exact deadline; the tick only decides how timers are"
                     + " grouped. Range 1 to 1000000.")
     long tick_micros() default WheelTimerEngine.DEFAULT_TICK_MICROS;
+
+    @AttributeDefinition(
+            name = "Timer slack (µs)",
+            description = "How long a wake-up may be put off so that the deadlines falling due meanwhile fire in the"
+                    + " same wake-up (as Linux's timerslack_ns): a timer fires at most this much (plus the wake-up"
+                    + " overshoot) after its deadline, never before it, and wake-ups are at least this far apart."
+                    + " 0 (the default) wakes at every exact deadline. Range 0 to 1000000.")
+    long slack_micros() default 0;
 }

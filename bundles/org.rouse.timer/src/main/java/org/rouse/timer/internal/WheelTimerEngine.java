@@ -1,9 +1,9 @@
 package org.rouse.timer.internal;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -19,8 +19,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The default timer engine: a {@link TimingWheel} and one dispatcher thread that parks exactly until the next
- * deadline, with handlers on a fixed worker pool.
+ * The default timer engine: a {@link TimingWheel} and a fixed pool of worker threads that take turns waiting for the
+ * next deadline (leader/follower). The worker that finds timers due fires them as one batch and runs their handlers
+ * itself; another worker takes over the waiting only if it is needed.
  */
 @Component(
         service = TimerEngine.class,
@@ -32,25 +33,57 @@ public final class WheelTimerEngine implements TimerEngine {
     /*
      * Implementation notes.
      *
-     * Layout. One lock (`lock`) guards the wheel (TimingWheel), `shutDown`, `parkedUntil` and `parkedForever`. `awake`
-     * is false only while the dispatcher is (about to be) parked; written under the lock, read by the spin.
+     * Sources. Schmidt et al., "Leader/Followers" (POSA 2): one thread waits for events, the others wait to lead;
+     * ScheduledThreadPoolExecutor's DelayedWorkQueue (the `leader` field: the thread that waits for the head's delay,
+     * a follower signalled when the leader takes a task); Jetty's AdaptiveExecutionStrategy (execute-produce-consume:
+     * the thread that produced a task consumes it, another resumes producing); Linux hrtimers' soft and hard expiry
+     * (timer slack: the clock is programmed for the earliest hard expiry, and every timer whose soft expiry passed
+     * fires in that interrupt).
      *
-     * Algorithm. arm, disarm and drain take the lock, so arm and drain are linearizable as the SPI requires and a
-     * cancelled timer leaves the wheel at once. The dispatcher takes the lock to advance the wheel and collect what is
-     * due, computes its next wake-up time, records it in `parkedUntil`, clears `awake` and parks after releasing the
-     * lock; it calls TimerEntry.expire() outside the lock (the front's handle takes its own monitor afterwards). An arm
-     * whose deadline is earlier than parkedUntil while the dispatcher is not awake sets awake and unparks it. With
-     * nothing armed the dispatcher parks without a timeout. The optional spin parks until spin before the deadline and
-     * busy-waits the rest, stopping early if an arm signals.
+     * Layout. One lock (`lock`) guards the wheel, `ready` (tasks waiting for a worker), `idle` (parked followers, most
+     * recently parked first), `leader`, `parkedUntil`, `parkedForever`, `shutDown` and the worker counts. Each Worker
+     * has its own `due` list and `produced` list, touched only by itself.
+     *
+     * Algorithm. A worker loops: under the lock, (1) if no one leads and the wheel has entries due, it advances the
+     * wheel (once the earliest deadline plus the slack has passed) and becomes the producer (`leader`, so no one else
+     * produces or waits meanwhile); (2) else it takes a task from `ready`; (3) else, if no one leads, it becomes the
+     * leader and parks until the earliest deadline plus the slack; (4) else it parks as an idle follower. The producer
+     * calls TimerEntry.expire() for the whole batch outside the lock (the front's handle takes its own monitor); the
+     * front answers each with execute(ticket), which from the producing thread only appends to its `produced` list: no
+     * lock, no unpark. Then it appends the batch to `ready` under the lock once, gives up leading, and unparks one
+     * follower only if someone else is needed: more than one task is ready, or one is and the wheel still holds timers
+     * (someone must wait for them while this thread runs the task). It then runs the first ready task itself, so a
+     * firing costs no hand-off while a thread is awake and at most one otherwise. A worker that takes a task while
+     * others are still ready wakes one more follower (a cascade), so a batch of n tasks costs at most min(n, workers) −
+     * 1 unparks, not n. Tasks from other threads (the front's serial queues re-issuing a ticket, swaps) go to `ready`
+     * and wake an idle follower, or the parked leader if no follower is idle.
+     *
+     * Slack. The leader parks until (earliest deadline + slack); when it wakes it fires every entry whose deadline has
+     * passed. So deadlines within the slack of the earliest one fire in the same wake-up, no timer fires before its
+     * deadline, none fires more than slack (plus the park overshoot) after it, and wake-ups are at least the slack
+     * apart. A worker that is awake anyway waits for the slack too (it fires only once the earliest deadline plus the
+     * slack has passed), so under load the batches stay a slack wide instead of shrinking to what fell due during one
+     * handler.
      *
      * Invariants.
-     * 1. At most one unpark per park, none while the dispatcher is running (it re-reads the wheel under the lock before
-     *    parking again), and none for a later deadline.
-     * 2. No wake-up is lost: LockSupport's permit covers an unpark that lands between the unlock and the park.
+     * 1. At most one thread produces or leads at a time (`leader`), so entries expire in deadline order, one batch
+     *    after the other, and the front's per-owner queues receive them in that order.
+     * 2. While `leader` is null and the wheel is not empty, some worker is awake (it will look at the wheel when its
+     *    task returns), and if one of them took a task while others were idle, an idle one was woken to lead; an arm
+     *    that finds no leader wakes an idle follower. So timers never wait for a long handler while a worker is idle.
+     * 3. The parked leader is unparked only by an arm whose deadline (plus slack) is earlier than the time it parked
+     *    until, or by a task while no follower is idle, and only while it is parked (`awake` false): at most one unpark
+     *    per park. No wake-up is lost: LockSupport's permit covers an unpark that lands between the unlock and the park.
+     * 4. A follower is in `idle` exactly while its `inIdle` flag is set; whoever takes it out (the unparker) clears it,
+     *    and a follower that returns from park without being taken (a spurious wake-up) removes itself.
+     * 5. execute() after shutdown is refused; tasks accepted before it still run (the workers end only once `ready` is
+     *    empty), until the grace period ends and the rest is discarded (the front re-issues its owners' tickets on the
+     *    next engine, so it never depends on them).
      *
-     * Costs. arm, disarm and drain do O(1) work under the lock (O(log k) for the few entries of the current tick).
-     * Disarming never wakes the dispatcher: at worst it wakes once at the removed timer's deadline and finds nothing
-     * due. Every return from a park counts as a wake-up (`dispatcherWakeups`), so idle cost is visible.
+     * Costs. arm, disarm and drain do O(1) work under the lock (O(log k) for the few entries of the current tick). A
+     * batch of due timers takes the lock twice, not once per timer; each task taken takes it once. Disarming never
+     * wakes anyone: at worst the leader wakes once at the removed timer's deadline and finds nothing due. Every return
+     * from a park counts as a wake-up (`wakeups`), so idle cost is visible; with nothing due nothing wakes.
      */
 
     static final String PID = "org.rouse.timer.engine";
@@ -60,31 +93,49 @@ public final class WheelTimerEngine implements TimerEngine {
 
     private static final Logger LOG = LoggerFactory.getLogger(WheelTimerEngine.class);
 
-    /** Guards the wheel, {@link #shutDown}, {@link #parkedUntil} and {@link #parkedForever}. */
+    /** Guards every field below that is not final, volatile or an adder. */
     private final Object lock = new Object();
     /** Replaced (under the lock) only when the tick changes. */
     private TimingWheel wheel;
     /** Set under the lock by shutdown; final. */
     private boolean shutDown;
-    /** Where the dispatcher is parked until; written by it under the lock, read by arms under the lock. */
+    /** Tasks waiting for a worker, in arrival order; guarded by the lock. */
+    private final ArrayDeque<Runnable> ready = new ArrayDeque<>();
+    /** Parked followers, most recently parked first; guarded by the lock (see invariant 4). */
+    private final ArrayDeque<Worker> idle = new ArrayDeque<>();
+    /** The worker producing a batch or parked until the next deadline, or null; guarded by the lock. */
+    private Worker leader;
+    /** Where the leader is parked until; written by it under the lock, read by arms under the lock. */
     private long parkedUntil;
-    /** Whether the dispatcher is parked with no deadline at all; as {@link #parkedUntil}. */
+    /** Whether the leader is parked with no deadline at all; as {@link #parkedUntil}. */
     private boolean parkedForever;
-    /** False only while the dispatcher is (about to be) parked; written under the lock, read by the spin loop. */
+    /** False only while the leader is (about to be) parked; written under the lock, read by the spin loop. */
     private volatile boolean awake = true;
+    /** Live workers and the configured count; guarded by the lock. */
+    private int liveWorkers;
 
-    /** Returns from a park; incremented by the dispatcher. */
+    private int targetWorkers;
+    /** Every live worker (for shutdown); guarded by the lock. */
+    private final List<Worker> workers = new ArrayList<>();
+    /** Numbers the workers' names; guarded by the lock. */
+    private int nextWorkerId;
+
+    /** Returns from a park, of the leader or a follower; incremented by the worker. */
     private final LongAdder wakeups = new LongAdder();
-    /** Unparks made by arms with an earlier deadline. */
+    /** Unparks of the leader made by arms with an earlier deadline or by tasks. */
     private final LongAdder signals = new LongAdder();
+    /** Unparks of idle followers (to run ready tasks or to take over waiting). */
+    private final LongAdder handoffs = new LongAdder();
     /** Entries expired. */
     private final LongAdder expired = new LongAdder();
+    /** Batches produced: rounds of the wheel that found at least one entry due. */
+    private final LongAdder batches = new LongAdder();
 
     /** Nanoseconds to spin before a deadline; written by configure. */
     private volatile long spinNanos;
+    /** Nanoseconds a wake-up may be put off to fire later deadlines with it; written by configure, read under lock. */
+    private volatile long slackNanos;
 
-    private Thread dispatcher;
-    private ThreadPoolExecutor workers;
     /** The configuration in force; written by configure (DS serializes activate and modified). */
     private Settings settings;
 
@@ -93,8 +144,13 @@ public final class WheelTimerEngine implements TimerEngine {
 
     /** For tests and benchmarks: an engine started at once. */
     public static WheelTimerEngine started(int workerThreads, long spinMicros, long tickMicros) {
+        return started(workerThreads, spinMicros, tickMicros, 0);
+    }
+
+    /** For tests and benchmarks: an engine started at once, with a timer slack. */
+    public static WheelTimerEngine started(int workerThreads, long spinMicros, long tickMicros, long slackMicros) {
         WheelTimerEngine engine = new WheelTimerEngine();
-        engine.start(new Settings(workerThreads, spinMicros, tickMicros));
+        engine.start(new Settings(workerThreads, spinMicros, tickMicros, slackMicros));
         return engine;
     }
 
@@ -104,14 +160,15 @@ public final class WheelTimerEngine implements TimerEngine {
     }
 
     /** A validated engine configuration. */
-    record Settings(int workerThreads, long spinMicros, long tickMicros) {
-        static final Settings DEFAULTS = new Settings(DEFAULT_WORKERS, 0, DEFAULT_TICK_MICROS);
+    record Settings(int workerThreads, long spinMicros, long tickMicros, long slackMicros) {
+        static final Settings DEFAULTS = new Settings(DEFAULT_WORKERS, 0, DEFAULT_TICK_MICROS, 0);
 
         static Settings from(TimerEngineConfig config, ConfigCheck check) {
             long threads = check.inRange("worker.threads", config.worker_threads(), 1, 1024);
             long spin = check.inRange("spin.micros", config.spin_micros(), 0, 1000);
             long tick = check.inRange("tick.micros", config.tick_micros(), 1, 1_000_000);
-            return check.passed() ? new Settings((int) threads, spin, tick) : null;
+            long slack = check.inRange("slack.micros", config.slack_micros(), 0, 1_000_000);
+            return check.passed() ? new Settings((int) threads, spin, tick, slack) : null;
         }
 
         /** The tick as a power of two: {@code 2^shift} ns is the largest not above {@code tickMicros}. */
@@ -146,40 +203,50 @@ public final class WheelTimerEngine implements TimerEngine {
     private void start(Settings first) {
         settings = first;
         spinNanos = TimeUnit.MICROSECONDS.toNanos(first.spinMicros());
-        wheel = new TimingWheel(System.nanoTime(), first.tickShift());
-        workers = new ThreadPoolExecutor(
-                first.workerThreads(),
-                first.workerThreads(),
-                0,
-                TimeUnit.SECONDS,
-                new LinkedBlockingQueue<>(),
-                new NamedThreads("rouse-timer-worker"));
-        dispatcher = new Thread(this::dispatch, "rouse-timer-dispatcher-0");
-        dispatcher.setDaemon(true);
-        dispatcher.start();
+        slackNanos = TimeUnit.MICROSECONDS.toNanos(first.slackMicros());
+        synchronized (lock) {
+            wheel = new TimingWheel(System.nanoTime(), first.tickShift());
+            targetWorkers = first.workerThreads();
+            while (liveWorkers < targetWorkers) {
+                startWorkerLocked();
+            }
+        }
         LOG.info("Timer engine {} started: {}", NAME, first);
     }
 
-    /** Applies a new configuration in place: pool size, spin, and (by re-placing every entry) the tick. */
+    private void startWorkerLocked() {
+        Worker worker = new Worker(nextWorkerId++);
+        workers.add(worker);
+        liveWorkers++;
+        worker.start();
+    }
+
+    /** Applies a new configuration in place: pool size, spin, slack, and (by re-placing every entry) the tick. */
     private void apply(Settings next) {
-        int threads = next.workerThreads();
-        if (threads > workers.getMaximumPoolSize()) {
-            workers.setMaximumPoolSize(threads);
-            workers.setCorePoolSize(threads);
-        } else {
-            workers.setCorePoolSize(threads);
-            workers.setMaximumPoolSize(threads);
-        }
         spinNanos = TimeUnit.MICROSECONDS.toNanos(next.spinMicros());
-        if (next.tickShift() != settings.tickShift()) {
-            synchronized (lock) {
+        slackNanos = TimeUnit.MICROSECONDS.toNanos(next.slackMicros());
+        List<Worker> wake = new ArrayList<>();
+        synchronized (lock) {
+            targetWorkers = next.workerThreads();
+            while (liveWorkers < targetWorkers) {
+                startWorkerLocked();
+            }
+            if (liveWorkers > targetWorkers) {
+                while (!idle.isEmpty()) {
+                    wake.add(takeIdleLocked()); // the surplus ends; the rest park again
+                }
+            }
+            if (next.tickShift() != settings.tickShift()) {
                 TimingWheel rebuilt = new TimingWheel(System.nanoTime(), next.tickShift());
                 wheel.removeAll(rebuilt::add);
                 wheel = rebuilt;
-                markDispatcherAwakeLocked();
             }
-            LockSupport.unpark(dispatcher);
+            if (leader != null && !awake) {
+                awake = true; // a new tick or slack: the leader computes its wait again
+                wake.add(leader);
+            }
         }
+        wake.forEach(LockSupport::unpark);
         settings = next;
         LOG.info("Timer engine {} reconfigured: {}", NAME, next);
     }
@@ -190,8 +257,8 @@ public final class WheelTimerEngine implements TimerEngine {
     }
 
     /**
-     * Drains (if the front has not), stops the dispatcher and stops the workers, letting running handlers finish for
-     * up to {@link NamedThreads#SHUTDOWN_GRACE} before interrupting them.
+     * Drains (if the front has not) and stops the workers, letting tasks already accepted run for up to
+     * {@link NamedThreads#SHUTDOWN_GRACE} before interrupting the running ones and discarding the rest.
      */
     public void shutdown() {
         shutdown(NamedThreads.SHUTDOWN_GRACE);
@@ -199,20 +266,44 @@ public final class WheelTimerEngine implements TimerEngine {
 
     /** As {@link #shutdown()}, with {@code grace} for running handlers (tests use a short one). */
     void shutdown(java.time.Duration grace) {
+        List<Worker> all;
         synchronized (lock) {
             if (shutDown) {
                 return;
             }
             shutDown = true;
             wheel.removeAll(node -> node.entry.engineSlot(null));
+            awake = true;
+            all = new ArrayList<>(workers);
         }
-        LockSupport.unpark(dispatcher);
-        try {
-            dispatcher.join(TimeUnit.SECONDS.toMillis(10));
-        } catch (InterruptedException e) {
+        all.forEach(LockSupport::unpark);
+        if (Thread.currentThread() instanceof Worker self && self.engine() == this) {
+            return; // called from a handler: the workers end as their tasks run out; do not wait for ourselves
+        }
+        long deadline = System.nanoTime() + grace.toNanos();
+        boolean interrupted = false;
+        synchronized (lock) {
+            while (liveWorkers > 0) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                try {
+                    lock.wait(Math.max(1, TimeUnit.NANOSECONDS.toMillis(left)));
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    break;
+                }
+            }
+            if (liveWorkers > 0) {
+                LOG.warn("Timer handlers still running {} ms after shutdown; interrupting them", grace.toMillis());
+                ready.clear();
+                workers.forEach(Thread::interrupt);
+            }
+        }
+        if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        NamedThreads.stopWorkers(workers, grace);
     }
 
     @Override
@@ -222,7 +313,7 @@ public final class WheelTimerEngine implements TimerEngine {
 
     @Override
     public boolean arm(TimerEntry entry) {
-        boolean signal;
+        Worker wake = null;
         synchronized (lock) {
             if (shutDown) {
                 return false;
@@ -230,20 +321,20 @@ public final class WheelTimerEngine implements TimerEngine {
             WheelNode node = new WheelNode(this, entry);
             wheel.add(node);
             entry.engineSlot(node);
-            signal = !awake && (parkedForever || node.deadlineNanos - parkedUntil < 0);
-            if (signal) {
-                markDispatcherAwakeLocked();
+            if (leader == null) {
+                if (!idle.isEmpty()) {
+                    wake = takeIdleLocked(); // every awake worker is in a task: an idle one waits for the deadline
+                }
+            } else if (!awake && (parkedForever || node.deadlineNanos + slackNanos - parkedUntil < 0)) {
+                awake = true;
+                wake = leader;
             }
         }
-        if (signal) {
+        if (wake != null) {
             signals.increment();
-            LockSupport.unpark(dispatcher);
+            LockSupport.unpark(wake);
         }
         return true;
-    }
-
-    private void markDispatcherAwakeLocked() {
-        awake = true;
     }
 
     @Override
@@ -258,9 +349,34 @@ public final class WheelTimerEngine implements TimerEngine {
         }
     }
 
+    /**
+     * Runs {@code task} on a worker. Called by the worker that is firing a batch, it only joins the batch (the worker
+     * runs it or wakes a follower once the batch is complete); from any other thread it wakes an idle worker, or the
+     * leader if none is idle.
+     */
     @Override
     public void execute(Runnable task) {
-        workers.execute(task);
+        if (Thread.currentThread() instanceof Worker self && self.engine() == this && self.producing) {
+            self.produced.add(task);
+            return;
+        }
+        Worker wake = null;
+        synchronized (lock) {
+            if (shutDown) {
+                throw new RejectedExecutionException("timer engine " + NAME + " has shut down");
+            }
+            ready.add(task);
+            if (!idle.isEmpty()) {
+                wake = takeIdleLocked();
+            } else if (leader != null && !awake) {
+                awake = true;
+                wake = leader;
+            }
+        }
+        if (wake != null) {
+            handoffs.increment();
+            LockSupport.unpark(wake);
+        }
     }
 
     @Override
@@ -280,14 +396,24 @@ public final class WheelTimerEngine implements TimerEngine {
         return wakeups.sum();
     }
 
-    /** Early wake-ups caused by arming an earlier deadline (a subset of {@link #dispatcherWakeups()}). */
+    /** Early wake-ups of the leader caused by arming an earlier deadline (a subset of the wake-ups). */
     public long signals() {
         return signals.sum();
+    }
+
+    /** Unparks of idle workers to run tasks or take over the waiting. */
+    public long handoffs() {
+        return handoffs.sum();
     }
 
     /** Entries expired so far. */
     public long expired() {
         return expired.sum();
+    }
+
+    /** Batches fired so far: rounds of the wheel that found at least one entry due. */
+    public long batches() {
+        return batches.sum();
     }
 
     @Override
@@ -297,39 +423,141 @@ public final class WheelTimerEngine implements TimerEngine {
         }
     }
 
-    /** The dispatcher thread's loop. */
-    private void dispatch() {
-        List<TimerEntry> due = new ArrayList<>();
+    private Worker takeIdleLocked() {
+        Worker worker = idle.pop();
+        worker.inIdle = false;
+        return worker;
+    }
+
+    private static final int PRODUCE = 0;
+    private static final int RUN = 1;
+    private static final int LEAD = 2;
+    private static final int FOLLOW = 3;
+
+    /** A worker's loop: produce a batch, run a task, lead, or follow (see the notes). */
+    private void work(Worker me) {
         for (; ; ) {
-            long waitNanos;
-            boolean forever;
+            Runnable task = null;
+            Worker wake = null;
+            int step;
+            boolean forever = false;
+            long waitNanos = 0;
             synchronized (lock) {
-                if (shutDown) {
+                if (leader == me) {
+                    leader = null;
+                    awake = true;
+                }
+                if (me.inIdle) { // a spurious return from park
+                    idle.remove(me);
+                    me.inIdle = false;
+                }
+                if (shutDown ? ready.isEmpty() : liveWorkers > targetWorkers) {
+                    retireLocked(me);
                     return;
                 }
-                awake = true;
                 long now = System.nanoTime();
-                wheel.advance(now, due);
-                forever = wheel.isEmpty();
-                waitNanos = forever ? 0 : Math.max(1, wheel.nextWakeNanos() - now);
-                if (due.isEmpty()) {
+                if (leader == null && !shutDown && !wheel.isEmpty() && wheel.nextWakeNanos() + slackNanos - now <= 0) {
+                    wheel.advance(now, me.due);
+                }
+                if (!me.due.isEmpty()) {
+                    leader = me;
+                    step = PRODUCE;
+                } else if ((task = ready.poll()) != null) {
+                    step = RUN;
+                    if (!idle.isEmpty() && (!ready.isEmpty() || (leader == null && !wheel.isEmpty()))) {
+                        wake = takeIdleLocked();
+                    }
+                } else if (leader == null) {
+                    leader = me;
+                    forever = wheel.isEmpty();
+                    waitNanos = forever ? 0 : Math.max(1, wheel.nextWakeNanos() + slackNanos - now);
                     parkedForever = forever;
                     parkedUntil = now + waitNanos;
                     awake = false;
+                    step = LEAD;
+                } else {
+                    idle.push(me);
+                    me.inIdle = true;
+                    step = FOLLOW;
                 }
             }
-            if (!due.isEmpty()) {
-                expire(due);
-                continue; // the clock moved while expiring: look again before parking
+            switch (step) {
+                case PRODUCE -> produce(me);
+                case RUN -> {
+                    if (wake != null) {
+                        handoffs.increment();
+                        LockSupport.unpark(wake);
+                    }
+                    runTask(task);
+                }
+                case LEAD -> {
+                    if (forever) {
+                        LockSupport.park(this);
+                    } else {
+                        waitFor(waitNanos);
+                    }
+                    Thread.interrupted(); // a stray interrupt would make every later park return at once
+                    wakeups.increment();
+                }
+                default -> {
+                    LockSupport.park(this);
+                    Thread.interrupted();
+                    wakeups.increment();
+                }
             }
-            if (forever) {
-                LockSupport.park(this);
-            } else {
-                waitFor(waitNanos);
-            }
-            Thread.interrupted(); // a stray interrupt would make every later park return at once: a busy loop
-            wakeups.increment();
         }
+    }
+
+    /** Fires {@code me.due} as one batch and publishes the tasks it produced (see the notes). */
+    private void produce(Worker me) {
+        List<TimerEntry> due = me.due;
+        me.producing = true;
+        try {
+            for (TimerEntry entry : due) {
+                try {
+                    entry.expire();
+                } catch (RuntimeException | LinkageError e) {
+                    LOG.error("Timer entry {} failed to expire", entry, e); // the SPI says never; keep the worker
+                }
+            }
+        } finally {
+            me.producing = false;
+        }
+        expired.add(due.size());
+        batches.increment();
+        due.clear();
+        Worker wake = null;
+        synchronized (lock) {
+            leader = null;
+            ready.addAll(me.produced);
+            int readyCount = ready.size();
+            if (!idle.isEmpty() && (readyCount > 1 || (readyCount == 1 && !wheel.isEmpty()))) {
+                wake = takeIdleLocked();
+            }
+        }
+        me.produced.clear();
+        if (wake != null) {
+            handoffs.increment();
+            LockSupport.unpark(wake);
+        }
+    }
+
+    private static void runTask(Runnable task) {
+        try {
+            task.run();
+        } catch (Throwable e) { // the front's tasks contain their handlers' failures; this keeps the worker alive
+            LOG.error("Timer task {} failed", task, e);
+        }
+        Thread.interrupted(); // an interrupt meant for the task must not end the next park early
+    }
+
+    private void retireLocked(Worker me) {
+        liveWorkers--;
+        workers.remove(me);
+        if (leader == null && !shutDown && !wheel.isEmpty() && !idle.isEmpty()) {
+            LockSupport.unpark(takeIdleLocked()); // someone must wait for the remaining timers
+        }
+        lock.notifyAll();
     }
 
     private void waitFor(long waitNanos) {
@@ -347,19 +575,7 @@ public final class WheelTimerEngine implements TimerEngine {
         }
     }
 
-    private void expire(List<TimerEntry> due) {
-        for (TimerEntry entry : due) {
-            try {
-                entry.expire();
-            } catch (RuntimeException | LinkageError e) {
-                LOG.error("Timer entry {} failed to expire", entry, e); // the SPI says never; keep the dispatcher
-            }
-        }
-        expired.add(due.size());
-        due.clear();
-    }
-
-    /** Whether the dispatcher has decided to park (and has not been signalled since). */
+    /** Whether the leader has decided to park (and has not been signalled since). */
     boolean dispatcherParked() {
         return !awake;
     }
@@ -372,5 +588,31 @@ public final class WheelTimerEngine implements TimerEngine {
     @Override
     public String toString() {
         return "WheelTimerEngine[" + settings + "]";
+    }
+
+    /** One of the engine's threads; {@link #due}, {@link #produced} and {@link #producing} are its own. */
+    private final class Worker extends Thread {
+        /** Entries of the batch being fired; only this thread. */
+        final List<TimerEntry> due = new ArrayList<>();
+        /** Tasks the batch produced; only this thread. */
+        final List<Runnable> produced = new ArrayList<>();
+        /** Whether this thread is firing a batch; only this thread. */
+        boolean producing;
+        /** Whether this worker is in {@link #idle}; guarded by the engine's lock. */
+        boolean inIdle;
+
+        Worker(int id) {
+            super("rouse-timer-worker-" + id);
+            setDaemon(true);
+        }
+
+        WheelTimerEngine engine() {
+            return WheelTimerEngine.this;
+        }
+
+        @Override
+        public void run() {
+            work(this);
+        }
     }
 }

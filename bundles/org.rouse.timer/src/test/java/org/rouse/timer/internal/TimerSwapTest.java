@@ -81,19 +81,22 @@ class TimerSwapTest {
     /**
      * One worker of the old engine is held by a handler that ignores interrupts; other owners' events fell due behind
      * it in that engine. After the swap and the old engine's shutdown (whose grace for running handlers is short here)
-     * those events run on the new engine, and so do later events of every owner, the slow one's once it returns.
+     * those events run on the new engine, and so do later events of every owner, the slow one's once it returns. The
+     * old engine has a slack of 500 ms, so that all 21 events fall due in one batch: its only worker takes the slow
+     * one's run, and the other owners' runs wait in its ready queue behind it (with exact deadlines, events due while
+     * the only worker is busy stay in the wheel, and the swap's drain moves them).
      */
     @Test
     @Timeout(30)
     void workQueuedBehindASlowHandlerMovesToTheNewEngine() throws Exception {
         TimerFrontCore core = new TimerFrontCore();
-        WheelTimerEngine old = WheelTimerEngine.started(1);
+        WheelTimerEngine old = WheelTimerEngine.started(1, 0, 1000, 500_000);
         core.swapTo(old);
         BundleTimerView view = core.newView("slow-swap");
         CountDownLatch slowStarted = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         TimerOwner slow = view.owner("slow");
-        slow.schedule(Duration.ZERO, e -> {
+        slow.schedule(Duration.ofMillis(20), e -> {
             slowStarted.countDown();
             for (; ; ) {
                 try {
@@ -104,12 +107,12 @@ class TimerSwapTest {
                 }
             }
         });
-        assertTrue(slowStarted.await(10, TimeUnit.SECONDS));
         int others = 20;
         CountDownLatch queuedRan = new CountDownLatch(others);
         for (int i = 0; i < others; i++) {
-            view.owner("other-" + i).schedule(Duration.ZERO, e -> queuedRan.countDown());
+            view.owner("other-" + i).schedule(Duration.ofMillis(20), e -> queuedRan.countDown());
         }
+        assertTrue(slowStarted.await(10, TimeUnit.SECONDS));
         org.awaitility.Awaitility.await().until(() -> old.expired() >= others + 1); // all handed to the old workers
         assertEquals(others, queuedRan.getCount(), "the only old worker is busy");
 

@@ -107,15 +107,15 @@ class WheelTimerEngineTest {
             assertTrue(probe.fired.await(10, TimeUnit.SECONDS));
             assertEquals(1, probe.runs.get());
         }
-        assertEquals(new WheelTimerEngine.Settings(3, 0, 64), engine.settings());
+        assertEquals(new WheelTimerEngine.Settings(3, 0, 64, 0), engine.settings());
         assertEquals(0, engine.armedCount());
     }
 
     @Test
     void settingsRoundTheTickDownToAPowerOfTwo() {
-        assertEquals(19, new WheelTimerEngine.Settings(1, 0, 1000).tickShift()); // 524,288 ns
-        assertEquals(9, new WheelTimerEngine.Settings(1, 0, 1).tickShift()); // 512 ns
-        assertEquals(29, new WheelTimerEngine.Settings(1, 0, 1_000_000).tickShift());
+        assertEquals(19, new WheelTimerEngine.Settings(1, 0, 1000, 0).tickShift()); // 524,288 ns
+        assertEquals(9, new WheelTimerEngine.Settings(1, 0, 1, 0).tickShift()); // 512 ns
+        assertEquals(29, new WheelTimerEngine.Settings(1, 0, 1_000_000, 0).tickShift());
     }
 
     /**
@@ -221,6 +221,10 @@ class WheelTimerEngineTest {
     }
 
     static TimerEngineConfig config(int workers, long spin, long tick) {
+        return config(workers, spin, tick, 0);
+    }
+
+    static TimerEngineConfig config(int workers, long spin, long tick, long slack) {
         return new TimerEngineConfig() {
             @Override
             public Class<? extends Annotation> annotationType() {
@@ -240,6 +244,11 @@ class WheelTimerEngineTest {
             @Override
             public long tick_micros() {
                 return tick;
+            }
+
+            @Override
+            public long slack_micros() {
+                return slack;
             }
         };
     }

@@ -1,0 +1,292 @@
+package org.rouse.timer.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.rouse.api.internal.timer.BundleTimerView;
+import org.rouse.api.internal.timer.TimerFrontCore;
+import org.rouse.timer.Timer;
+import org.rouse.timer.TimerOwner;
+
+/**
+ * The wheel engine's leader/follower dispatch, on real threads: through the real front, an owner's handlers never
+ * overlap and run in due order while 8 threads schedule and cancel; due timers fire as one batch with fewer unparks
+ * than tasks; a timer falls due on time while another owner's handler holds a worker (another worker took over the
+ * waiting); a periodic timer costs at most one hand-off per firing; and the timer slack groups deadlines into one
+ * wake-up without firing any early.
+ */
+@Timeout(60)
+class LeaderFollowerDispatchTest {
+
+    private final List<WheelTimerEngine> engines = new ArrayList<>();
+    private final List<Runnable> cleanups = new ArrayList<>();
+
+    private WheelTimerEngine engine(int workers, long slackMicros) {
+        WheelTimerEngine engine = WheelTimerEngine.started(workers, 0, 1000, slackMicros);
+        engines.add(engine);
+        return engine;
+    }
+
+    private BundleTimerView front(WheelTimerEngine engine) {
+        TimerFrontCore core = new TimerFrontCore();
+        core.swapTo(engine);
+        BundleTimerView view = core.newView("leader-follower");
+        cleanups.add(() -> {
+            core.release(view);
+            core.swapTo(null);
+        });
+        return view;
+    }
+
+    @AfterEach
+    void stop() {
+        cleanups.forEach(Runnable::run);
+        engines.forEach(WheelTimerEngine::shutdown);
+    }
+
+    @Test
+    void anOwnersHandlersNeverOverlapWhileManyOwnersFireInParallel() throws Exception {
+        BundleTimerView view = front(engine(4, 0));
+        int owners = 40;
+        int perOwner = 10;
+        AtomicInteger overlaps = new AtomicInteger();
+        AtomicLong fired = new AtomicLong();
+        Set<Thread> threads = ConcurrentHashMap.newKeySet();
+        CountDownLatch enough = new CountDownLatch(owners * perOwner * 20);
+        for (int o = 0; o < owners; o++) {
+            TimerOwner owner = view.owner("owner-" + o);
+            AtomicInteger running = new AtomicInteger();
+            for (int t = 0; t < perOwner; t++) {
+                owner.scheduleAtFixedRate(Duration.ZERO, Duration.ofMillis(1), e -> {
+                    if (running.incrementAndGet() != 1) {
+                        overlaps.incrementAndGet();
+                    }
+                    threads.add(Thread.currentThread());
+                    long until = System.nanoTime() + 20_000;
+                    while (System.nanoTime() - until < 0) {
+                        Thread.onSpinWait(); // long enough for another worker to try the same owner
+                    }
+                    fired.incrementAndGet();
+                    running.decrementAndGet();
+                    enough.countDown();
+                });
+            }
+        }
+        assertTrue(enough.await(30, TimeUnit.SECONDS), "only " + fired + " events fired");
+        assertEquals(0, overlaps.get(), "an owner ran two handlers at once");
+        assertTrue(threads.size() > 1, "owners ran on " + threads.size() + " worker only");
+    }
+
+    @Test
+    void dueOrderIsKeptPerOwnerWhileEightThreadsScheduleAndCancel() throws Exception {
+        BundleTimerView view = front(engine(4, 0));
+        int owners = 16;
+        List<TimerOwner> all = new ArrayList<>();
+        Map<TimerOwner, List<Long>> ran = new ConcurrentHashMap<>();
+        AtomicInteger overlaps = new AtomicInteger();
+        for (int o = 0; o < owners; o++) {
+            TimerOwner owner = view.owner("owner-" + o);
+            all.add(owner);
+            List<Long> order = Collections.synchronizedList(new ArrayList<>());
+            ran.put(owner, order);
+        }
+        Map<TimerOwner, AtomicInteger> running = new ConcurrentHashMap<>();
+        all.forEach(owner -> running.put(owner, new AtomicInteger()));
+        int threads = 8;
+        int perThread = 2_000;
+        long firstDue = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        AtomicLong kept = new AtomicLong();
+        AtomicLong lastScheduledAt = new AtomicLong();
+        CountDownLatch scheduled = new CountDownLatch(threads);
+        for (int t = 0; t < threads; t++) {
+            new Thread(() -> {
+                        ThreadLocalRandom random = ThreadLocalRandom.current();
+                        List<Timer> mine = new ArrayList<>();
+                        for (int i = 0; i < perThread; i++) {
+                            TimerOwner owner = all.get(random.nextInt(owners));
+                            long due = firstDue + random.nextLong(TimeUnit.MILLISECONDS.toNanos(300));
+                            Timer timer = owner.schedule(Duration.ofNanos(due - System.nanoTime()), e -> {
+                                AtomicInteger busy = running.get(owner);
+                                if (busy.incrementAndGet() != 1) {
+                                    overlaps.incrementAndGet();
+                                }
+                                ran.get(owner).add(e.deadlineNanos());
+                                busy.decrementAndGet();
+                            });
+                            mine.add(timer);
+                            if (random.nextInt(4) == 0) {
+                                Timer victim = mine.remove(random.nextInt(mine.size()));
+                                assertTrue(victim.cancel(), "a pending one-shot cancels");
+                            }
+                        }
+                        kept.addAndGet(mine.size());
+                        lastScheduledAt.accumulateAndGet(System.nanoTime(), Math::max);
+                        scheduled.countDown();
+                    })
+                    .start();
+        }
+        assertTrue(scheduled.await(30, TimeUnit.SECONDS));
+        assertTrue(lastScheduledAt.get() - firstDue < 0, "scheduling overlapped the first deadlines; order is moot");
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(20))
+                .until(() -> ran.values().stream().mapToInt(List::size).sum() >= kept.get());
+        long total = 0;
+        for (TimerOwner owner : all) {
+            List<Long> order = ran.get(owner);
+            synchronized (order) {
+                for (int i = 1; i < order.size(); i++) {
+                    assertTrue(order.get(i - 1) <= order.get(i), owner + " ran a later deadline before an earlier one");
+                }
+                total += order.size();
+            }
+        }
+        assertEquals(kept.get(), total, "every timer not cancelled ran exactly once");
+        assertEquals(0, overlaps.get(), "an owner ran two handlers at once");
+    }
+
+    @Test
+    void timersDueInOneWakeUpFireAsOneBatchWithFewerUnparksThanTasks() throws Exception {
+        int workers = 4;
+        WheelTimerEngine engine = engine(workers, 0);
+        int count = 1000;
+        CountDownLatch ran = new CountDownLatch(count);
+        Set<Thread> threads = ConcurrentHashMap.newKeySet();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+        for (int i = 0; i < count; i++) {
+            engine.arm(new FixedEntry(deadline) {
+                @Override
+                public void expire() {
+                    engine.execute(
+                            () -> { // as the front does: each expiry hands over one task
+                                threads.add(Thread.currentThread());
+                                long until = System.nanoTime() + 20_000;
+                                while (System.nanoTime() - until < 0) {
+                                    Thread.onSpinWait();
+                                }
+                                ran.countDown();
+                            });
+                }
+            });
+        }
+        long batchesBefore = engine.batches();
+        long handoffsBefore = engine.handoffs();
+        assertTrue(ran.await(10, TimeUnit.SECONDS));
+        assertEquals(count, engine.expired());
+        assertEquals(1, engine.batches() - batchesBefore, "timers due at one instant fired in one batch");
+        long handoffs = engine.handoffs() - handoffsBefore;
+        assertTrue(handoffs <= workers - 1, handoffs + " unparks for one batch of " + count);
+        assertTrue(threads.size() > 1, "a batch of independent tasks ran on one worker only");
+    }
+
+    @Test
+    void aDeadlineIsMetWhileAnotherOwnersHandlerHoldsAWorker() throws Exception {
+        BundleTimerView view = front(engine(2, 0));
+        CountDownLatch blockerRunning = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicLong blockerThread = new AtomicLong();
+        view.owner("blocker").schedule(Duration.ZERO, e -> {
+            blockerThread.set(Thread.currentThread().getId());
+            blockerRunning.countDown();
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        assertTrue(blockerRunning.await(10, TimeUnit.SECONDS));
+        CountDownLatch ranWhileBlocked = new CountDownLatch(1);
+        AtomicLong otherThread = new AtomicLong();
+        view.owner("other").schedule(Duration.ofMillis(30), e -> {
+            otherThread.set(Thread.currentThread().getId());
+            ranWhileBlocked.countDown();
+        });
+        try {
+            assertTrue(ranWhileBlocked.await(10, TimeUnit.SECONDS), "no worker took over waiting for the deadline");
+            assertTrue(otherThread.get() != blockerThread.get());
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void aPeriodicTimerCostsAtMostOneHandOffPerFiring() throws Exception {
+        WheelTimerEngine engine = engine(4, 0);
+        BundleTimerView view = front(engine);
+        int firings = 30;
+        CountDownLatch fired = new CountDownLatch(firings);
+        long before = engine.signals() + engine.handoffs();
+        Timer timer = view.owner("periodic").scheduleAtFixedRate(Duration.ZERO, Duration.ofMillis(5), e -> {
+            fired.countDown();
+        });
+        assertTrue(fired.await(10, TimeUnit.SECONDS));
+        timer.cancel();
+        long unparks = engine.signals() + engine.handoffs() - before;
+        assertTrue(unparks <= firings + 2, unparks + " unparks for " + firings + " firings");
+    }
+
+    @Test
+    void slackFiresDeadlinesWithinItInOneWakeUpAndNoneEarly() throws Exception {
+        long slackMillis = 100;
+        WheelTimerEngine slack = engine(1, TimeUnit.MILLISECONDS.toMicros(slackMillis));
+        WheelTimerEngine exact = engine(1, 0);
+        List<WheelTimerEngineTest.Probe> grouped = probes(slack);
+        List<WheelTimerEngineTest.Probe> single = probes(exact);
+        long slackBatches = slack.batches();
+        for (WheelTimerEngineTest.Probe probe : grouped) {
+            assertTrue(probe.fired.await(10, TimeUnit.SECONDS));
+        }
+        for (WheelTimerEngineTest.Probe probe : single) {
+            assertTrue(probe.fired.await(10, TimeUnit.SECONDS));
+        }
+        long first = grouped.get(0).deadline;
+        for (WheelTimerEngineTest.Probe probe : grouped) {
+            assertTrue(probe.firedAt - probe.deadline >= 0, "fired early");
+            assertTrue(
+                    probe.firedAt - (first + TimeUnit.MILLISECONDS.toNanos(slackMillis)) >= 0,
+                    "the wake-up did not wait for the slack");
+        }
+        assertEquals(1, slack.batches() - slackBatches, "deadlines within the slack fired in one wake-up");
+        for (WheelTimerEngineTest.Probe probe : single) {
+            assertTrue(probe.firedAt - probe.deadline >= 0, "fired early");
+        }
+        assertTrue(exact.batches() >= 2, "without slack, deadlines 5 ms apart fired in one wake-up");
+    }
+
+    @Test
+    void slackIsConfigurableAndValidated() {
+        WheelTimerEngine engine = engine(1, 0);
+        engine.modified(WheelTimerEngineTest.config(1, 0, 1000, 1000));
+        assertEquals(new WheelTimerEngine.Settings(1, 0, 1000, 1000), engine.settings());
+        engine.modified(WheelTimerEngineTest.config(1, 0, 1000, -1));
+        engine.modified(WheelTimerEngineTest.config(1, 0, 1000, 1_000_001));
+        assertEquals(new WheelTimerEngine.Settings(1, 0, 1000, 1000), engine.settings(), "invalid slack rejected");
+    }
+
+    /** Ten probes 5 ms apart, the first due in 50 ms: 45 ms between the first and the last deadline. */
+    private static List<WheelTimerEngineTest.Probe> probes(WheelTimerEngine engine) {
+        List<WheelTimerEngineTest.Probe> probes = new ArrayList<>();
+        long first = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
+        for (int i = 0; i < 10; i++) {
+            WheelTimerEngineTest.Probe probe =
+                    new WheelTimerEngineTest.Probe(first + i * TimeUnit.MILLISECONDS.toNanos(5));
+            probes.add(probe);
+            assertTrue(engine.arm(probe));
+        }
+        return probes;
+    }
+}
