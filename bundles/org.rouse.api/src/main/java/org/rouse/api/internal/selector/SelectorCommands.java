@@ -73,10 +73,14 @@ public final class SelectorCommands {
         ShellSupport.print(connectionsReport());
     }
 
-    /** {@code rouse:connections bundle}: every live registration of one consuming bundle. */
+    /**
+     * {@code rouse:connections bundle}: every live registration of one consuming bundle, named as listed
+     * ({@code symbolic.name[id]}) or by its symbolic name alone (every bundle of that name).
+     */
     @Descriptor("Every live registration of one consuming bundle: kind, local and remote address, interest ops")
     public void connections(
-            @Descriptor("the consuming bundle's symbolic name (as rouse:connections lists it)") String bundle) {
+            @Descriptor("the consuming bundle as rouse:connections lists it (name[id]), or its symbolic name")
+                    String bundle) {
         ShellSupport.print(connectionsReport(bundle));
     }
 
@@ -139,8 +143,9 @@ public final class SelectorCommands {
     /** The text of {@code rouse:connections bundle}. */
     public String connectionsReport(String bundle) {
         String wanted = bundle == null ? "" : bundle.trim();
-        List<BundleSelectorView> matching =
-                sorted().stream().filter(v -> v.owner().equals(wanted)).toList();
+        List<BundleSelectorView> matching = sorted().stream()
+                .filter(v -> v.owner().equals(wanted) || v.owner().startsWith(wanted + "["))
+                .toList();
         if (matching.isEmpty()) {
             throw new IllegalArgumentException(
                     "no consuming bundle '" + bundle + "' uses the selector service; they are "
