@@ -46,6 +46,9 @@ class RuntimeShellIT {
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> runtime.shell("rouse:late 5").contains("org.rouse.examples.scripts"));
 
+            String help = runtime.shell("help rouse:late");
+            assertTrue(help.contains("timer owners whose handlers started latest after their deadline"), help);
+
             String top = runtime.shell("rouse:locks top");
             assertTrue(top.contains("'top'") && top.contains("usage: rouse:locks [n | reset]"), top);
             assertFalse(top.contains("Cannot coerce"), top);
