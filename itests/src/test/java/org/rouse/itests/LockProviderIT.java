@@ -112,7 +112,8 @@ public class LockProviderIT extends RouseTestSupport {
         assertEquals(1, refs == null ? 0 : refs.length);
         Object command = context.getService(refs[0]);
         try {
-            String output = (String) command.getClass().getMethod("locks").invoke(command);
+            String output =
+                    (String) command.getClass().getMethod("report", int.class).invoke(command, 10);
             assertTrue(output, output.startsWith("engine strategies"));
             assertTrue(output, output.contains("command-it"));
         } finally {

@@ -98,8 +98,7 @@ public class RespServerIT extends RouseTestSupport {
             assertTrue("rouse:selector is registered", commands != null && commands.length == 1);
             Object command = context.getService(commands[0]);
             try {
-                String report =
-                        (String) command.getClass().getMethod("selector").invoke(command);
+                String report = (String) command.getClass().getMethod("report").invoke(command);
                 assertTrue(report, report.startsWith("engine nio-"));
                 assertTrue(report, report.contains("wakeups.written"));
                 assertTrue(report, report.contains("view org.rouse.examples.resp["));

@@ -56,6 +56,10 @@ public final class RouseOptions {
                 mavenBundle("org.osgi", "org.osgi.service.component")
                         .versionAsInProject()
                         .startLevel(2),
+                // the Gogo runtime (no shell): the API bundle's optional import of its command package wires to it
+                mavenBundle("org.apache.felix", "org.apache.felix.gogo.runtime")
+                        .versionAsInProject()
+                        .startLevel(2),
                 mavenBundle("org.apache.felix", "org.apache.felix.configadmin")
                         .versionAsInProject()
                         .startLevel(3),

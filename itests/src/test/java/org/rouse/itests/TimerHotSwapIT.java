@@ -164,7 +164,7 @@ public class TimerHotSwapIT extends RouseTestSupport {
         assertNotNull("rouse:timers is registered", references);
         Object command = context.getService(references[0]);
         try {
-            return (String) command.getClass().getMethod("timers").invoke(command);
+            return (String) command.getClass().getMethod("report").invoke(command);
         } finally {
             context.ungetService(references[0]);
         }

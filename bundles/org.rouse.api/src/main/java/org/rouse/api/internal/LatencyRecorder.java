@@ -40,6 +40,15 @@ public final class LatencyRecorder {
         }
     }
 
+    /**
+     * Forgets every sample: later snapshots cover only what is recorded after it. A sample recorded concurrently may
+     * be kept or lost.
+     */
+    public void reset() {
+        written.set(0);
+        max.set(0);
+    }
+
     /** A summary of the recent samples. */
     public Percentiles snapshot() {
         long count = written.get();

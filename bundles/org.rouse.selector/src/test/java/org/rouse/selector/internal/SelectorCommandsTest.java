@@ -56,15 +56,51 @@ class SelectorCommandsTest {
                 .equals(engine.counters().get("pool.threads.created")));
         assertEquals(0L, engine.counters().get("pool.threads"), "idle workers above the core size retire");
 
-        String report = new SelectorCommands(rig.core, () -> List.of(view)).selector();
+        String report = new SelectorCommands(rig.core, () -> List.of(view)).report();
         assertTrue(report.startsWith("engine " + engine.name() + "\n"), report);
         assertTrue(report.contains("rebuilds 1"), report);
         assertTrue(report.contains("view com.example.server: 2 registrations"), report);
     }
 
     @Test
+    void connectionsAreCountedPerBundleAndListedForOneAndAResetZeroesTheUpcalls() throws Exception {
+        NioSelectorEngine engine = rig.engine(EngineSettings.DEFAULTS);
+        rig.core.swapTo(engine);
+        BundleSelectorView view = rig.view("com.example.server", 100);
+        BundleSelectorView idle = rig.view("com.example.idle", 100);
+        ServerSocketChannel server = rig.server();
+        view.accept(server, SelectionKey.OP_READ, connection -> new Rig.Echo());
+        SocketChannel first = rig.connect(server);
+        SocketChannel second = rig.connect(server);
+        assertEquals(1, Rig.call(first, 1));
+        assertEquals(2, Rig.call(second, 2));
+        SelectorCommands commands = new SelectorCommands(rig.core, () -> List.of(view, idle));
+
+        String[] perBundle = commands.connectionsReport().split("\\R");
+        assertEquals(3, perBundle.length, String.join("\n", perBundle));
+        assertTrue(perBundle[1].matches("com\\.example\\.idle\\s+0\\s+0\\s+0"), perBundle[1]);
+        assertTrue(perBundle[2].matches("com\\.example\\.server\\s+2\\s+1\\s+0"), perBundle[2]);
+
+        String listed = commands.connectionsReport("com.example.server");
+        assertTrue(listed.contains(first.getLocalAddress().toString()), listed); // the client's end is the remote
+        assertTrue(listed.contains(second.getLocalAddress().toString()), listed);
+        assertTrue(listed.contains("listening"), listed);
+        IllegalArgumentException unknown = org.junit.jupiter.api.Assertions.assertThrows(
+                IllegalArgumentException.class, () -> commands.connectionsReport("com.example.nobody"));
+        assertTrue(unknown.getMessage().contains("'com.example.nobody'"), unknown.getMessage());
+        assertTrue(unknown.getMessage().contains("com.example.server"), unknown.getMessage());
+
+        await().until(() -> view.statistics().upcalls() >= 2);
+        commands.selector("reset");
+        assertEquals(0, view.statistics().upcalls());
+        assertEquals(3, view.statistics().registrations(), "a reset keeps the registrations");
+        assertEquals(3, Rig.call(first, 3));
+        await().until(() -> view.statistics().upcalls() >= 1);
+    }
+
+    @Test
     void withoutAnEngineTheCommandSaysSo() {
-        String report = new SelectorCommands(rig.core, List::of).selector();
+        String report = new SelectorCommands(rig.core, List::of).report();
         assertTrue(report.startsWith("engine none"), report);
     }
 }

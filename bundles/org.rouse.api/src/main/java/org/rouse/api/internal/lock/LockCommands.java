@@ -1,54 +1,156 @@
 package org.rouse.api.internal.lock;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Pattern;
+import org.apache.felix.service.command.Descriptor;
+import org.osgi.framework.BundleContext;
+import org.rouse.api.internal.ShellSupport;
 import org.rouse.stats.Percentiles;
 
 /**
- * The Gogo command {@code rouse:locks}: the provider's totals and its most contended locks. Registered by
- * {@link LockFront} as a plain service object with {@code osgi.command.scope=rouse} and
- * {@code osgi.command.function=locks}, so the API bundle needs no Gogo import.
+ * The lock service's shell commands in the {@code rouse} scope: {@code rouse:locks} (the engine, its strategies,
+ * the totals and the most contended locks), {@code rouse:contended} (only the most contended locks) and
+ * {@code rouse:strategy} (show or change the default strategy or one lock's strategy through ConfigAdmin). Registered
+ * by {@link LockFront} as a plain service object with {@code osgi.command.scope=rouse}; each command writes its report
+ * to the calling session (see {@link ShellSupport}).
  *
  * <pre>{@code
- * g! rouse:locks        // the 10 most contended locks
+ * g! rouse:locks              // totals and the 10 most contended locks
  * g! rouse:locks 50
+ * g! rouse:contended 5
+ * g! rouse:locks reset        // count afresh from now
+ * g! rouse:strategy           // the configured default, patterns and offered strategies
+ * g! rouse:strategy fair      // the default strategy, written to org.rouse.lock as config:edit would
+ * g! rouse:strategy keyspace#3 jdk   // one lock (its stripe set's name for stripes)
  * }</pre>
  */
 public final class LockCommands {
 
+    /** The functions this object offers, for its registration. */
+    static final String[] FUNCTIONS = {"locks", "contended", "strategy"};
+
     private static final int DEFAULT_TOP = 10;
+    private static final Pattern STRATEGY_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
 
     private final LockFrontCore core;
+    /** The API bundle's context, to reach ConfigAdmin; null in unit tests (strategy changes then fail clearly). */
+    private final BundleContext context;
 
     LockCommands(LockFrontCore core) {
-        this.core = core;
+        this(core, null);
     }
 
-    /** The totals and the 10 most contended locks. */
-    public String locks() {
-        return locks(DEFAULT_TOP);
+    LockCommands(LockFrontCore core, BundleContext context) {
+        this.core = core;
+        this.context = context;
+    }
+
+    /** {@code rouse:locks}: the totals and the 10 most contended locks. */
+    @Descriptor("Lock statistics: engine, strategies, totals and the 10 most contended locks with wait and hold"
+            + " percentiles")
+    public void locks() {
+        ShellSupport.print(report(DEFAULT_TOP));
+    }
+
+    /** {@code rouse:locks n} or {@code rouse:locks reset}. */
+    @Descriptor("Lock statistics with the n most contended locks, or with 'reset' count every lock afresh from now")
+    public void locks(@Descriptor("how many locks to show (0 to 100000), or 'reset'") String arg) {
+        if ("reset".equals(arg == null ? null : arg.trim())) {
+            core.resetStatistics();
+            ShellSupport.print("lock statistics reset\n");
+            return;
+        }
+        ShellSupport.print(report(ShellSupport.count(arg, "n", "rouse:locks [n | reset]")));
+    }
+
+    /** {@code rouse:contended}: the 10 most contended locks. */
+    @Descriptor("The 10 most contended locks (by contended acquisitions) with wait and hold percentiles")
+    public void contended() {
+        ShellSupport.print(table(sorted(), DEFAULT_TOP));
+    }
+
+    /** {@code rouse:contended n}: the {@code n} most contended locks. */
+    @Descriptor("The n most contended locks (by contended acquisitions) with wait and hold percentiles")
+    public void contended(@Descriptor("how many locks to show (0 to 100000)") String n) {
+        ShellSupport.print(table(sorted(), ShellSupport.count(n, "n", "rouse:contended [n]")));
+    }
+
+    /** {@code rouse:strategy}: the configured default and patterns, and the strategies on offer. */
+    @Descriptor("The lock strategy configuration: the default, the per-lock patterns and the strategies the active"
+            + " engine offers")
+    public void strategy() throws IOException {
+        LockStrategyConfig config = config();
+        String configured = config.configuredDefault();
+        ShellSupport.print(String.format(
+                Locale.ROOT,
+                "default strategy %s, patterns %s; engine %s offers %s%n",
+                configured == null ? StrategyPolicy.DEFAULT_STRATEGY + " (not configured)" : configured,
+                config.configuredPatterns(),
+                core.engineName(),
+                core.strategies().isEmpty()
+                        ? "nothing (locks use the fallback mutex)"
+                        : new TreeSet<>(core.strategies())));
+    }
+
+    /** {@code rouse:strategy name}: sets the default strategy in {@value LockFrontCore#PID} through ConfigAdmin. */
+    @Descriptor("Set the default lock strategy in org.rouse.lock through ConfigAdmin (persists like config:edit);"
+            + " live locks swap at once or at their holder's unlock")
+    public void strategy(
+            @Descriptor("a strategy the active engine offers, e.g. adaptive, fair, jdk, spin-yield") String strategy)
+            throws IOException {
+        String name = checkStrategy(strategy, "rouse:strategy [lock] <strategy>");
+        String old = config().setDefault(name);
+        ShellSupport.print(String.format(
+                Locale.ROOT,
+                "%s: strategy = %s (was %s)%n",
+                LockFrontCore.PID,
+                name,
+                old == null ? "unset, " + StrategyPolicy.DEFAULT_STRATEGY : old));
     }
 
     /**
-     * The totals and the {@code top} most contended locks (by contended acquisitions, then acquisitions).
-     *
-     * @throws IllegalArgumentException if {@code top} is negative
+     * {@code rouse:strategy lock name}: puts {@code key=name} first in {@code strategy.patterns} of
+     * {@value LockFrontCore#PID}, where {@code key} is the policy key of the live lock named {@code lock} (a stripe
+     * set's name for a stripe), or {@code lock} itself (a glob) when no live lock has that name.
      */
-    public String locks(int top) {
-        if (top < 0) {
-            throw new IllegalArgumentException("top must be >= 0: " + top);
+    @Descriptor("Set one lock's strategy: puts 'lock=strategy' first in strategy.patterns of org.rouse.lock through"
+            + " ConfigAdmin (persists like config:edit)")
+    public void strategy(
+            @Descriptor("a lock name as rouse:locks shows it (a stripe's set name is used), or a glob such as"
+                            + " keyspace*")
+                    String lock,
+            @Descriptor("a strategy the active engine offers, e.g. adaptive, fair, jdk, spin-yield") String strategy)
+            throws IOException {
+        String usage = "rouse:strategy [lock] <strategy>";
+        String trimmed = lock == null ? "" : lock.trim();
+        if (trimmed.isEmpty()) {
+            throw new IllegalArgumentException("lock must not be empty; usage: " + usage);
         }
-        List<LockFrontCore.LockSnapshot> all = new ArrayList<>(core.snapshot());
+        String name = checkStrategy(strategy, usage);
+        String key = core.policyKeyOf(trimmed).orElse(trimmed);
+        String old = config().setPattern(key, name);
+        ShellSupport.print(String.format(
+                Locale.ROOT,
+                "%s: strategy.patterns starts with %s=%s (was %s)%n",
+                LockFrontCore.PID,
+                key,
+                name,
+                old == null ? "no entry for " + key : old));
+    }
+
+    /** The text of {@code rouse:locks n}. */
+    public String report(int top) {
+        List<LockFrontCore.LockSnapshot> all = sorted();
         LockCounts total = LockCounts.ZERO;
         for (LockFrontCore.LockSnapshot lock : all) {
             total = total.plus(lock.statistics());
         }
-        all.sort(Comparator.comparingLong(
-                        (LockFrontCore.LockSnapshot l) -> l.statistics().contendedAcquisitions())
-                .thenComparingLong(l -> l.statistics().acquisitions())
-                .reversed());
         StringBuilder out = new StringBuilder();
         out.append(String.format(
                 Locale.ROOT,
@@ -64,6 +166,22 @@ public final class LockCommands {
                 total.handoffs(),
                 micros(total.waitNanos()),
                 micros(total.longestWaitNanos())));
+        out.append(table(all, top));
+        return out.toString();
+    }
+
+    /** Every live lock, most contended first (by contended acquisitions, then acquisitions). */
+    private List<LockFrontCore.LockSnapshot> sorted() {
+        List<LockFrontCore.LockSnapshot> all = new ArrayList<>(core.snapshot());
+        all.sort(Comparator.comparingLong(
+                        (LockFrontCore.LockSnapshot l) -> l.statistics().contendedAcquisitions())
+                .thenComparingLong(l -> l.statistics().acquisitions())
+                .reversed());
+        return all;
+    }
+
+    private static String table(List<LockFrontCore.LockSnapshot> sorted, int top) {
+        StringBuilder out = new StringBuilder();
         out.append(String.format(
                 Locale.ROOT,
                 "%-32s %-10s %12s %12s %10s %10s %9s  %-26s %-26s%n",
@@ -76,7 +194,7 @@ public final class LockCommands {
                 "hand-offs",
                 "wait p50/p99/max (µs)",
                 "hold p50/p99/max (µs)"));
-        for (LockFrontCore.LockSnapshot lock : all.subList(0, Math.min(top, all.size()))) {
+        for (LockFrontCore.LockSnapshot lock : sorted.subList(0, Math.min(top, sorted.size()))) {
             LockCounts s = lock.statistics();
             out.append(String.format(
                     Locale.ROOT,
@@ -92,6 +210,42 @@ public final class LockCommands {
                     micros(s.holdNanos())));
         }
         return out.toString();
+    }
+
+    /**
+     * Returns the trimmed strategy name if the active engine offers it (any well-formed name while no engine is bound,
+     * as the front itself accepts then).
+     *
+     * @throws IllegalArgumentException naming the value and the allowed values
+     */
+    private String checkStrategy(String strategy, String usage) {
+        String name = strategy == null ? "" : strategy.trim();
+        Set<String> offered = new TreeSet<>(core.strategies());
+        if (offered.isEmpty()) {
+            if (!STRATEGY_NAME.matcher(name).matches()) {
+                throw new IllegalArgumentException("'" + strategy + "' is not a strategy name (letters, digits, '.',"
+                        + " '_' or '-'); no lock engine is active to list the strategies; usage: " + usage);
+            }
+            return name;
+        }
+        if (!offered.contains(name)) {
+            throw new IllegalArgumentException("unknown strategy '" + strategy + "'; the active lock engine ("
+                    + core.engineName() + ") offers " + String.join(", ", offered) + "; usage: " + usage);
+        }
+        return name;
+    }
+
+    private LockStrategyConfig config() {
+        if (context == null) {
+            throw new IllegalStateException("lock strategies can be changed only in an OSGi framework");
+        }
+        try {
+            return new LockStrategyConfig(context);
+        } catch (NoClassDefFoundError noConfigAdmin) {
+            throw new IllegalStateException("the ConfigAdmin API (org.osgi.service.cm) is not available to the Rouse"
+                    + " API bundle: install ConfigAdmin and refresh org.rouse.api, or set " + LockFrontCore.PID
+                    + " by other means");
+        }
     }
 
     private static String micros(Percentiles p) {

@@ -41,6 +41,24 @@ record LockCounts(
         return LockHistograms.percentiles(holds);
     }
 
+    /**
+     * These counts since {@code base} was taken (an earlier snapshot of the same lock): counters subtracted,
+     * histograms too. The longest wait since then is the largest sampled wait since then.
+     */
+    LockCounts minus(LockCounts base) {
+        AbstractHistogram w = LockHistograms.difference(waits, base.waits);
+        return new LockCounts(
+                Math.max(0, acquisitions - base.acquisitions),
+                Math.max(0, contendedAcquisitions - base.contendedAcquisitions),
+                w == null || w.getTotalCount() == 0 ? 0 : w.getMaxValue(),
+                Math.max(0, swaps - base.swaps),
+                Math.max(0, spins - base.spins),
+                Math.max(0, parks - base.parks),
+                Math.max(0, handoffs - base.handoffs),
+                w,
+                LockHistograms.difference(holds, base.holds));
+    }
+
     /** Sums the counters and merges the histograms; the longest wait is the larger of the two. */
     LockCounts plus(LockStatistics statistics) {
         LockCounts other = (LockCounts) statistics; // every facade of this bundle reports a LockCounts

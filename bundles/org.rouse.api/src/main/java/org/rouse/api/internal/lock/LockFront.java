@@ -14,6 +14,7 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.metatype.annotations.Designate;
 import org.rouse.api.internal.BundleViews;
 import org.rouse.api.internal.GogoCommands;
+import org.rouse.api.internal.Jmx;
 import org.rouse.api.internal.RankedEngines;
 import org.rouse.lock.LockService;
 import org.rouse.lock.spi.LockEngine;
@@ -39,6 +40,8 @@ public final class LockFront {
     private ServiceRegistration<LockService> registration;
     /** The Gogo command object's registration; written in activate/deactivate. */
     private ServiceRegistration<LockCommands> commands;
+    /** The {@code org.rouse:type=Lock} MXBean; written in activate/deactivate. */
+    private Jmx.Registration bean;
 
     @Reference(
             service = LockEngine.class,
@@ -69,7 +72,9 @@ public final class LockFront {
     void activate(BundleContext context, LockFrontConfig config) {
         configure(config);
         registration = BundleViews.register(context, LockService.class, core::newView, BundleLockView::release);
-        commands = GogoCommands.register(context, LockCommands.class, new LockCommands(core), "locks");
+        commands = GogoCommands.register(
+                context, LockCommands.class, new LockCommands(core, context), LockCommands.FUNCTIONS);
+        bean = Jmx.register("Lock", new LockStatisticsBean(core));
     }
 
     @Modified
@@ -79,6 +84,11 @@ public final class LockFront {
 
     @Deactivate
     void deactivate() {
+        Jmx.Registration b = bean;
+        bean = null;
+        if (b != null) {
+            b.unregister();
+        }
         ServiceRegistration<LockCommands> c = commands;
         commands = null;
         if (c != null) {

@@ -59,6 +59,11 @@ public final class LockFrontCore {
     private final Set<ReadWriteFacade> readWriteFacades = Collections.newSetFromMap(new WeakHashMap<>());
     /** Locks of the shared namespace; concurrent map, entries never removed while the front lives. */
     private final ConcurrentHashMap<String, LockFacade> shared = new ConcurrentHashMap<>();
+    /**
+     * Each lock's counts at the last monitoring reset (weak keys: a reset keeps no lock alive); guarded by itself,
+     * never taken with this front's monitor held.
+     */
+    private final java.util.Map<Object, LockCounts> baselines = new WeakHashMap<>();
     /** Numbers anonymous locks; incremented atomically. */
     private final AtomicLong anonymous = new AtomicLong();
 
@@ -191,19 +196,71 @@ public final class LockFrontCore {
         }
     }
 
-    /** One live lock as monitoring sees it. */
-    record LockSnapshot(String name, String strategy, LockCounts statistics) {}
+    /** One live lock as monitoring sees it; {@code policyKey} is the name its strategy patterns match. */
+    record LockSnapshot(String name, String policyKey, String strategy, LockCounts statistics) {}
 
-    /** A snapshot of every live lock (for the Gogo command and provider totals). */
+    /**
+     * A snapshot of every live lock (for the shell and JMX), each counted since the last {@link #resetStatistics()}
+     * (since its creation before any reset).
+     */
     List<LockSnapshot> snapshot() {
         List<LockSnapshot> all = new ArrayList<>();
         for (LockFacade facade : liveFacadesLocked()) {
-            all.add(new LockSnapshot(facade.name(), facade.strategy(), (LockCounts) facade.statistics()));
+            LockCounts now = (LockCounts) facade.statistics();
+            LockCounts base;
+            synchronized (baselines) {
+                base = baselines.get(facade);
+            }
+            all.add(new LockSnapshot(
+                    facade.name(), facade.policyKey(), facade.strategy(), base == null ? now : now.minus(base)));
         }
         for (ReadWriteFacade facade : liveReadWriteFacadesLocked()) {
-            all.add(new LockSnapshot(facade.name() + " (rw)", facade.strategy(), (LockCounts) facade.statistics()));
+            LockCounts now = (LockCounts) facade.statistics();
+            LockCounts base;
+            synchronized (baselines) {
+                base = baselines.get(facade);
+            }
+            all.add(new LockSnapshot(
+                    facade.name() + " (rw)",
+                    facade.policyKey(),
+                    facade.strategy(),
+                    base == null ? now : now.minus(base)));
         }
         return all;
+    }
+
+    /**
+     * Starts the monitoring counts of every live lock afresh: later {@link #snapshot()}s count from now. The locks'
+     * own {@code statistics()}, which consumers read, are not changed.
+     */
+    void resetStatistics() {
+        for (LockFacade facade : liveFacadesLocked()) {
+            LockCounts now = (LockCounts) facade.statistics();
+            synchronized (baselines) {
+                baselines.put(facade, now);
+            }
+        }
+        for (ReadWriteFacade facade : liveReadWriteFacadesLocked()) {
+            LockCounts now = (LockCounts) facade.statistics();
+            synchronized (baselines) {
+                baselines.put(facade, now);
+            }
+        }
+    }
+
+    /** The policy key of the live lock named {@code name}, or empty when no live lock has that name. */
+    java.util.Optional<String> policyKeyOf(String name) {
+        for (LockFacade facade : liveFacadesLocked()) {
+            if (facade.name().equals(name)) {
+                return java.util.Optional.of(facade.policyKey());
+            }
+        }
+        return java.util.Optional.empty();
+    }
+
+    /** The default strategy and patterns in force, as configured. */
+    synchronized String policyDescription() {
+        return policy.toString();
     }
 
     private synchronized List<LockFacade> liveFacadesLocked() {

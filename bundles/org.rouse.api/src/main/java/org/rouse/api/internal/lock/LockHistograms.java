@@ -72,6 +72,25 @@ final class LockHistograms {
         return sum;
     }
 
+    /**
+     * {@code now} minus {@code base} as a new histogram ({@code base} an earlier copy of the same histogram); either
+     * may be null. A count that a racy copy makes smaller than its base is taken as zero.
+     */
+    static AbstractHistogram difference(AbstractHistogram now, AbstractHistogram base) {
+        if (now == null || base == null) {
+            return now;
+        }
+        AbstractHistogram difference = newHistogram();
+        AbstractHistogram.AllValues values = now.allValues();
+        for (org.HdrHistogram.HistogramIterationValue value : values) {
+            long count = value.getCountAtValueIteratedTo() - base.getCountAtValue(value.getValueIteratedTo());
+            if (count > 0) {
+                difference.recordValueWithCount(value.getValueIteratedTo(), count);
+            }
+        }
+        return difference;
+    }
+
     private static long clamp(long nanos) {
         return Math.max(LOWEST_NANOS, Math.min(nanos, HIGHEST_NANOS));
     }

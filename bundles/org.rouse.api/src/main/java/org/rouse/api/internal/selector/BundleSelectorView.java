@@ -181,6 +181,18 @@ public final class BundleSelectorView implements SelectorService {
         return owner;
     }
 
+    /** The live registrations, for the shell and JMX (a weakly consistent view). */
+    java.util.Collection<ChannelHandle> handles() {
+        return java.util.Collections.unmodifiableSet(handles);
+    }
+
+    /** Zeroes the upcall counts and durations (not the registrations). */
+    void resetStatistics() {
+        upcalls.reset();
+        failedUpcalls.reset();
+        upcallDurations.reset();
+    }
+
     SelectorFrontCore core() {
         return core;
     }

@@ -18,6 +18,7 @@ import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.metatype.annotations.Designate;
 import org.rouse.api.internal.BundleViews;
 import org.rouse.api.internal.GogoCommands;
+import org.rouse.api.internal.Jmx;
 import org.rouse.api.internal.RankedEngines;
 import org.rouse.config.ConfigCheck;
 import org.rouse.selector.SelectorService;
@@ -81,12 +82,19 @@ public final class SelectorFront {
     /** The Gogo command's registration; written by activate/deactivate only. */
     private ServiceRegistration<SelectorCommands> command;
 
+    /** The {@code org.rouse:type=Selector} MXBean; written by activate/deactivate only. */
+    private Jmx.Registration bean;
+
     @Activate
     void activate(BundleContext context, SelectorFrontConfig config) {
         configure(config);
         registration = BundleViews.register(context, SelectorService.class, this::openView, this::closeView);
         command = GogoCommands.register(
-                context, SelectorCommands.class, new SelectorCommands(core, () -> List.copyOf(views)), "selector");
+                context,
+                SelectorCommands.class,
+                new SelectorCommands(core, () -> List.copyOf(views)),
+                SelectorCommands.FUNCTIONS);
+        bean = Jmx.register("Selector", new SelectorStatisticsBean(core, () -> List.copyOf(views)));
     }
 
     @Modified
@@ -96,6 +104,11 @@ public final class SelectorFront {
 
     @Deactivate
     void deactivate() {
+        Jmx.Registration b = bean;
+        bean = null;
+        if (b != null) {
+            b.unregister();
+        }
         ServiceRegistration<SelectorCommands> c = command;
         command = null;
         if (c != null) {

@@ -25,8 +25,29 @@ final class LatenessHistogram {
     }
 
     synchronized Percentiles snapshot() {
+        return percentiles(drain());
+    }
+
+    /** Adds every sample so far to {@code sum} (to merge several views' lateness). */
+    synchronized void addTo(Histogram sum) {
+        sum.add(drain());
+    }
+
+    /** Forgets every sample. */
+    synchronized void reset() {
+        recorder.reset();
+        total.reset();
+    }
+
+    /** Moves the recorder's samples into {@link #total} and returns it; called under this object's monitor. */
+    private Histogram drain() {
         interval = recorder.getIntervalHistogram(interval);
         total.add(interval);
+        return total;
+    }
+
+    /** The percentiles of {@code total}: {@link Percentiles#EMPTY} when it holds nothing. */
+    static Percentiles percentiles(Histogram total) {
         long count = total.getTotalCount();
         if (count == 0) {
             return Percentiles.EMPTY;

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.atomic.AtomicLong;
 import org.rouse.api.internal.Arguments;
 import org.rouse.timer.Timer;
 import org.rouse.timer.TimerHandler;
@@ -36,6 +37,22 @@ final class Owner implements TimerOwner {
     private final Set<OwnerExecutor> executors = ConcurrentHashMap.newKeySet();
     /** Set once by close; read by every schedule. */
     private volatile boolean closed;
+    /*
+     * Monitoring: the lateness fields are written only by the thread running this owner's queue (one at a time:
+     * SerialQueue's state CAS orders successive runners), with release stores of plain-read values (one writer needs
+     * no read-modify-write), and zeroed by resetStatistics; the shell and JMX read them with volatile loads. A reset
+     * racing with a handler start may keep that one sample.
+     */
+    /** Handler runs recorded since creation or the last reset. */
+    private final AtomicLong lateRuns = new AtomicLong();
+    /** Sum of their lateness in ns. */
+    private final AtomicLong lateSumNanos = new AtomicLong();
+    /** The largest of their lateness in ns. */
+    private final AtomicLong lateMaxNanos = new AtomicLong();
+    /** The timer whose handler runs now, or null; set before and cleared after each handler run. */
+    private volatile TimerHandle running;
+    /** When that handler started (System.nanoTime()); written before {@link #running} is set. */
+    private volatile long runningSinceNanos;
 
     Owner(BundleTimerView view, String name) {
         this.view = view;
@@ -53,6 +70,65 @@ final class Owner implements TimerOwner {
 
     void forget(TimerHandle timer) {
         live.remove(timer);
+    }
+
+    /** A handler of {@code timer} starts at {@code startNanos}, {@code latenessNanos} after its deadline. */
+    void handlerStarted(TimerHandle timer, long startNanos, long latenessNanos) {
+        long late = Math.max(0, latenessNanos);
+        lateRuns.setRelease(lateRuns.getPlain() + 1);
+        lateSumNanos.setRelease(lateSumNanos.getPlain() + late);
+        if (late > lateMaxNanos.getPlain()) {
+            lateMaxNanos.setRelease(late);
+        }
+        runningSinceNanos = startNanos;
+        running = timer;
+    }
+
+    /** The handler started by the last {@link #handlerStarted} has returned (or thrown). */
+    void handlerFinished() {
+        running = null;
+    }
+
+    /** The lateness recorded since creation or the last reset, and the handler running now. */
+    OwnerSnapshot snapshot() {
+        TimerHandle timer = running;
+        long since = runningSinceNanos;
+        return new OwnerSnapshot(
+                view.consumer(),
+                name,
+                lateRuns.get(),
+                lateSumNanos.get(),
+                lateMaxNanos.get(),
+                timer == null ? null : timer.toString(),
+                timer == null ? 0 : Math.max(0, System.nanoTime() - since));
+    }
+
+    /** Forgets the recorded lateness (a handler running now stays visible). */
+    void resetStatistics() {
+        lateRuns.set(0);
+        lateSumNanos.set(0);
+        lateMaxNanos.set(0);
+    }
+
+    /**
+     * One owner as the shell and JMX see it.
+     *
+     * @param runningTimer the timer whose handler runs now, or null
+     * @param runningNanos how long it has been running, 0 when none is
+     */
+    record OwnerSnapshot(
+            String consumer,
+            String owner,
+            long runs,
+            long latenessSumNanos,
+            long latenessMaxNanos,
+            String runningTimer,
+            long runningNanos) {
+
+        /** The mean lateness in ns, 0 without runs. */
+        long latenessMeanNanos() {
+            return runs == 0 ? 0 : latenessSumNanos / runs;
+        }
     }
 
     void remember(TimerHandle timer) {

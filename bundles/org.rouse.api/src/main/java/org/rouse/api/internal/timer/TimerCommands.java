@@ -4,23 +4,37 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import org.apache.felix.service.command.Descriptor;
+import org.rouse.api.internal.ShellSupport;
 import org.rouse.stats.Percentiles;
 import org.rouse.timer.TimerStatistics;
 
 /**
- * The Gogo command {@code rouse:timers}: the engine, its dispatcher wake-ups, the last swap and, per consuming bundle,
- * pending/fired/failed/cancelled/clamped/slow counts and lateness percentiles. Registered by {@link TimerFront} as a
- * plain service with {@code osgi.command.scope=rouse} and {@code osgi.command.function=timers}, so the API bundle
- * needs no Gogo import.
+ * The timer service's shell commands in the {@code rouse} scope: {@code rouse:timers} (the engine, its dispatcher
+ * wake-ups, the last swap and, per consuming bundle, pending/fired/failed/cancelled/clamped/slow counts and lateness
+ * percentiles), {@code rouse:late} (the owners whose handlers started latest) and {@code rouse:running} (the handlers
+ * running longest now). Registered by {@link TimerFront} as a plain service with {@code osgi.command.scope=rouse},
+ * so the API bundle needs Gogo only for the optional {@link Descriptor} help.
+ *
+ * <p>Each command writes its report to the calling session (see {@link ShellSupport}); a bad argument fails with a
+ * usage message.
  *
  * <pre>
  * g! rouse:timers
  * engine wheel, dispatcher wakeups 1234, swaps 1 (last pause 0.412 ms)
  * bundle                      pending    fired failed cancelled clamped slow  lateness p50/p99/p99.9/max (ms)
  * org.rouse.examples.scripts      711  1420000      0         0       0    0  0.071/0.210/0.530/2.100
+ * g! rouse:late 5
+ * g! rouse:running
+ * g! rouse:timers reset
  * </pre>
  */
 public final class TimerCommands {
+
+    /** The functions this object offers, for its registration. */
+    static final String[] FUNCTIONS = {"timers", "late", "running"};
+
+    private static final int DEFAULT_TOP = 10;
 
     private final TimerFrontCore core;
 
@@ -28,8 +42,50 @@ public final class TimerCommands {
         this.core = core;
     }
 
-    /** Prints the timer statistics (Gogo calls this for {@code rouse:timers}). */
-    public String timers() {
+    /** Prints the timer statistics ({@code rouse:timers}). */
+    @Descriptor("Timer statistics: engine, dispatcher wake-ups, swaps; per consuming bundle pending, fired, failed,"
+            + " cancelled, clamped and slow counts and lateness percentiles")
+    public void timers() {
+        ShellSupport.print(report());
+    }
+
+    /** {@code rouse:timers reset}: zeroes the statistics the front keeps. */
+    @Descriptor("Timer statistics, or with 'reset' zero them (counts and lateness of every bundle and owner; pending"
+            + " timers, engine wake-ups and swaps are not reset)")
+    public void timers(@Descriptor("'reset' to zero the statistics") String action) {
+        if (!"reset".equals(action == null ? null : action.trim())) {
+            throw new IllegalArgumentException("unknown argument '" + action + "'; usage: rouse:timers [reset]");
+        }
+        core.resetStatistics();
+        ShellSupport.print("timer statistics reset\n");
+    }
+
+    /** {@code rouse:late}: the 10 owners whose handlers started latest. */
+    @Descriptor("The 10 timer owners whose handlers started latest after their deadline (by the largest lateness)")
+    public void late() {
+        ShellSupport.print(lateReport(DEFAULT_TOP));
+    }
+
+    /** {@code rouse:late n}: the {@code n} owners whose handlers started latest. */
+    @Descriptor("The n timer owners whose handlers started latest after their deadline (by the largest lateness)")
+    public void late(@Descriptor("how many owners to show (0 to 100000)") String n) {
+        ShellSupport.print(lateReport(ShellSupport.count(n, "n", "rouse:late [n]")));
+    }
+
+    /** {@code rouse:running}: the 10 handlers running longest now. */
+    @Descriptor("The 10 timer handlers that have been running longest right now (stuck or slow handlers)")
+    public void running() {
+        ShellSupport.print(runningReport(DEFAULT_TOP));
+    }
+
+    /** {@code rouse:running n}: the {@code n} handlers running longest now. */
+    @Descriptor("The n timer handlers that have been running longest right now (stuck or slow handlers)")
+    public void running(@Descriptor("how many handlers to show (0 to 100000)") String n) {
+        ShellSupport.print(runningReport(ShellSupport.count(n, "n", "rouse:running [n]")));
+    }
+
+    /** The text of {@code rouse:timers}. */
+    public String report() {
         TimerDispatch dispatch = core.dispatch();
         StringBuilder out = new StringBuilder();
         out.append(String.format(
@@ -69,6 +125,48 @@ public final class TimerCommands {
                     late.p99Nanos() / 1e6,
                     late.p999Nanos() / 1e6,
                     late.maxNanos() / 1e6));
+        }
+        return out.toString();
+    }
+
+    /** The text of {@code rouse:late n}. */
+    public String lateReport(int top) {
+        List<Owner.OwnerSnapshot> owners = new ArrayList<>(core.owners());
+        owners.removeIf(o -> o.runs() == 0);
+        owners.sort(Comparator.comparingLong(Owner.OwnerSnapshot::latenessMaxNanos)
+                .thenComparingLong(Owner.OwnerSnapshot::latenessMeanNanos)
+                .reversed());
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(
+                Locale.ROOT, "%-32s %-32s %10s %12s %12s%n", "bundle", "owner", "runs", "mean (ms)", "max (ms)"));
+        for (Owner.OwnerSnapshot o : owners.subList(0, Math.min(top, owners.size()))) {
+            out.append(String.format(
+                    Locale.ROOT,
+                    "%-32s %-32s %10d %12.3f %12.3f%n",
+                    o.consumer(),
+                    o.owner(),
+                    o.runs(),
+                    o.latenessMeanNanos() / 1e6,
+                    o.latenessMaxNanos() / 1e6));
+        }
+        return out.toString();
+    }
+
+    /** The text of {@code rouse:running n}. */
+    public String runningReport(int top) {
+        List<Owner.OwnerSnapshot> owners = new ArrayList<>(core.owners());
+        owners.removeIf(o -> o.runningTimer() == null);
+        owners.sort(Comparator.comparingLong(Owner.OwnerSnapshot::runningNanos).reversed());
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(Locale.ROOT, "%-32s %-32s %-20s %14s%n", "bundle", "owner", "timer", "running (ms)"));
+        for (Owner.OwnerSnapshot o : owners.subList(0, Math.min(top, owners.size()))) {
+            out.append(String.format(
+                    Locale.ROOT,
+                    "%-32s %-32s %-20s %14.3f%n",
+                    o.consumer(),
+                    o.owner(),
+                    o.runningTimer(),
+                    o.runningNanos() / 1e6));
         }
         return out.toString();
     }

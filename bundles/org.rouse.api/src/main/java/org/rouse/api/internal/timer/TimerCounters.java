@@ -48,6 +48,19 @@ final class TimerCounters {
         slowHandlers.increment();
     }
 
+    /**
+     * Zeroes every count but {@code pending} (a gauge) and empties the lateness histogram. Updates racing with the
+     * reset may be kept or lost, as {@link LongAdder#reset()} documents.
+     */
+    void reset() {
+        fired.reset();
+        failed.reset();
+        cancelled.reset();
+        clamped.reset();
+        slowHandlers.reset();
+        lateness.reset();
+    }
+
     LatenessHistogram lateness() {
         return lateness;
     }

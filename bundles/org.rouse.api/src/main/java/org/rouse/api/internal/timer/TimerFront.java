@@ -15,6 +15,7 @@ import org.osgi.service.component.annotations.ReferencePolicy;
 import org.osgi.service.metatype.annotations.Designate;
 import org.rouse.api.internal.BundleViews;
 import org.rouse.api.internal.GogoCommands;
+import org.rouse.api.internal.Jmx;
 import org.rouse.api.internal.RankedEngines;
 import org.rouse.timer.TimerService;
 import org.rouse.timer.spi.TimerEngine;
@@ -43,6 +44,8 @@ public final class TimerFront {
 
     private ServiceRegistration<TimerService> registration;
     private ServiceRegistration<TimerCommands> commands;
+    /** The {@code org.rouse:type=Timer} MXBean; written in activate/deactivate (DS serializes them). */
+    private Jmx.Registration bean;
 
     @Reference(
             service = TimerEngine.class,
@@ -72,7 +75,9 @@ public final class TimerFront {
     void activate(BundleContext context, TimerFrontConfig config) {
         configure(config);
         registration = BundleViews.register(context, TimerService.class, core::newView, core::release);
-        commands = GogoCommands.register(context, TimerCommands.class, new TimerCommands(core), "timers");
+        commands =
+                GogoCommands.register(context, TimerCommands.class, new TimerCommands(core), TimerCommands.FUNCTIONS);
+        bean = Jmx.register("Timer", new TimerStatisticsBean(core));
     }
 
     @Modified
@@ -82,6 +87,7 @@ public final class TimerFront {
 
     @Deactivate
     void deactivate() {
+        bean.unregister();
         commands.unregister();
         registration.unregister();
         core.releaseAll();

@@ -85,6 +85,26 @@ public final class TimerFrontCore {
         return java.util.Collections.unmodifiableSet(views);
     }
 
+    /** Every live owner of every view, with its lateness and the handler it runs now (for the shell and JMX). */
+    java.util.List<Owner.OwnerSnapshot> owners() {
+        java.util.List<Owner.OwnerSnapshot> all = new java.util.ArrayList<>();
+        for (BundleTimerView view : views) {
+            view.forEachOwner(owner -> all.add(owner.snapshot()));
+        }
+        return all;
+    }
+
+    /**
+     * Zeroes the statistics the front keeps: every view's counts (not its pending timers) and lateness, every
+     * owner's lateness. Engine figures (dispatcher wake-ups) and the swap count are not reset.
+     */
+    void resetStatistics() {
+        for (BundleTimerView view : views) {
+            view.counters().reset();
+            view.forEachOwner(Owner::resetStatistics);
+        }
+    }
+
     /** Timer swaps done so far, and how long the last one paused scheduling. */
     public long swaps() {
         return dispatch.swaps();

@@ -115,12 +115,14 @@ final class TimerHandle implements Timer {
         }
         TimerCounters counters = owner.view().counters();
         counters.lateness().record(start - arming.deadlineNanos);
+        owner.handlerStarted(this, start, start - arming.deadlineNanos);
         try {
             handler.onTimer(new Event(this, arming.deadlineNanos, start, arming.missedFirings));
         } catch (Throwable e) { // a StackOverflowError has unwound by now, so logging it is safe
             counters.failed();
             LOG.warn("Timer handler failed: owner '{}', timer {}", owner.name(), this, e);
         } finally {
+            owner.handlerFinished();
             long took = System.nanoTime() - start;
             counters.fired();
             long slow = owner.view().policy().slowHandlerNanos();

@@ -83,13 +83,43 @@ class LockStatisticsTest {
         contendOnce(hot);
 
         LockCommands commands = new LockCommands(core);
-        String[] lines = commands.locks(1).split("\\R");
+        String[] lines = commands.report(1).split("\\R");
         assertTrue(lines[0].startsWith("engine none"), lines[0]);
         assertTrue(lines[0].contains("2 contended"), lines[0]);
         assertEquals(3, lines.length, "header, column titles, one lock: " + Arrays.toString(lines));
         assertTrue(lines[2].startsWith("hot-one"), lines[2]);
-        assertTrue(commands.locks().contains("quiet-one"));
-        assertThrows(IllegalArgumentException.class, () -> commands.locks(-1));
+        assertTrue(commands.report(10).contains("quiet-one"));
+        IllegalArgumentException negative = assertThrows(IllegalArgumentException.class, () -> commands.locks("-1"));
+        assertTrue(
+                negative.getMessage().contains("'-1'") && negative.getMessage().contains("usage: rouse:locks"),
+                negative.getMessage());
+        IllegalArgumentException word = assertThrows(IllegalArgumentException.class, () -> commands.locks("top"));
+        assertTrue(word.getMessage().contains("'top'"), word.getMessage());
+    }
+
+    @Test
+    void aResetCountsTheMonitoringViewAfreshAndLeavesTheLocksOwnStatistics() throws Exception {
+        SwappableLock hot = view.lock("reset-one");
+        contendOnce(hot);
+        contendOnce(hot);
+        LockCommands commands = new LockCommands(core);
+        assertTrue(commands.report(10).contains("2 contended"), commands.report(10));
+
+        commands.locks("reset");
+        String afterReset = commands.report(10);
+        assertTrue(afterReset.contains("0 acquisitions, 0 contended"), afterReset);
+
+        contendOnce(hot);
+        String later = commands.report(10);
+        assertTrue(later.contains("2 acquisitions, 1 contended"), later);
+        assertEquals(3, hot.statistics().contendedAcquisitions(), "the lock's own statistics are not reset");
+    }
+
+    @Test
+    void aStrategyChangeNamesTheBadValueAndTheAllowedOnes() {
+        LockCommands commands = new LockCommands(core);
+        IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, () -> commands.strategy("f@ir"));
+        assertTrue(bad.getMessage().contains("'f@ir'"), bad.getMessage());
     }
 
     /** Makes exactly one contended acquisition of {@code lock}: another thread waits until this one unlocks. */
