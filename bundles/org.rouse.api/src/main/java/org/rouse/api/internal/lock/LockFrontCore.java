@@ -9,6 +9,7 @@ import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.rouse.api.internal.Arguments;
+import org.rouse.api.internal.events.RouseEvents;
 import org.rouse.config.ConfigCheck;
 import org.rouse.lock.SwappableLock;
 import org.rouse.lock.spi.LockEngine;
@@ -95,7 +96,8 @@ public final class LockFrontCore {
      * each lock's configured strategy when the engine offers it.
      */
     public synchronized void swapTo(LockEngine next) {
-        if (next == engine) {
+        LockEngine previous = engine;
+        if (next == previous) {
             return;
         }
         engine = next;
@@ -113,10 +115,17 @@ public final class LockFrontCore {
             }
             LOG.info("Lock engine {} active, strategies {}", next.name(), next.strategies());
         }
+        long start = System.nanoTime();
         for (LockFacade facade : liveFacades()) {
             String wanted = next == null ? FallbackMutex.STRATEGY : effectiveStrategy(next, facade.policyKey());
             facade.swapTo(newPrimitive(next, wanted), wanted);
         }
+        RouseEvents.engineSwap(
+                "lock",
+                previous == null ? null : previous.name(),
+                next == null ? null : next.name(),
+                System.nanoTime() - start,
+                facades.size());
     }
 
     /** A new view for one consuming bundle. */
