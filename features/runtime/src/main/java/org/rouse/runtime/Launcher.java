@@ -171,6 +171,9 @@ final class Launcher {
         putDefault(config, "felix.fileinstall.dir", watched.toString());
         putDefault(config, "felix.fileinstall.noInitialDelay", "true");
         putDefault(config, "felix.fileinstall.filter", ".*\\.(cfg|config)");
+        // JFR events of bundles (the Rouse API's): on JDK 17 an instrumented event class links to a handler class JFR
+        // generates in jdk.jfr.internal.handlers, a package no module exports (docs/observability.md)
+        putDefault(config, Constants.FRAMEWORK_BOOTDELEGATION, "jdk.jfr.internal.handlers");
         if (options.check()) {
             // keep the Gogo shell off stdin, and from stopping the framework by itself
             config.put("gosh.args", "--nointeractive --noshutdown");

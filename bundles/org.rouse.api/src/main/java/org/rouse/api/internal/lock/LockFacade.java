@@ -5,6 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import org.rouse.api.internal.Arguments;
+import org.rouse.api.internal.events.RouseEvents;
 import org.rouse.lock.LockStatistics;
 import org.rouse.lock.SwappableLock;
 import org.rouse.lock.spi.LockPrimitive;
@@ -416,6 +417,7 @@ public final class LockFacade implements SwappableLock {
         if ((c & (WAIT_SAMPLE_EVERY - 1)) == 0 || (n & (HOLD_SAMPLE_EVERY - 1)) == 0) {
             sampleContended(c, n, start);
         }
+        RouseEvents.lockContended(name, current, start); // every contended wait; reads the clock only if recording
     }
 
     /** The sampled part of a contended acquisition (holder only; off the common path). */

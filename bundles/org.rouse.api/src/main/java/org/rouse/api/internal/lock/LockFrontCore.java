@@ -9,6 +9,7 @@ import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.rouse.api.internal.Arguments;
+import org.rouse.api.internal.events.RouseEvents;
 import org.rouse.config.ConfigCheck;
 import org.rouse.lock.SwappableLock;
 import org.rouse.lock.spi.LockEngine;
@@ -109,7 +110,8 @@ public final class LockFrontCore {
      * each lock's configured strategy when the engine offers it.
      */
     public synchronized void swapTo(LockEngine next) {
-        if (next == engine) {
+        LockEngine previous = engine;
+        if (next == previous) {
             return;
         }
         engine = next;
@@ -127,6 +129,7 @@ public final class LockFrontCore {
             }
             LOG.info("Lock engine {} active, strategies {}", next.name(), next.strategies());
         }
+        long start = System.nanoTime();
         for (LockFacade facade : liveFacades()) {
             String wanted = next == null ? FallbackMutex.STRATEGY : effectiveStrategy(next, facade.policyKey());
             facade.swapTo(newPrimitive(next, wanted), wanted);
@@ -135,6 +138,12 @@ public final class LockFrontCore {
             String wanted = readWriteStrategy(next, facade.policyKey());
             facade.swapTo(newReadWritePrimitive(next, wanted), wanted);
         }
+        RouseEvents.engineSwap(
+                "lock",
+                previous == null ? null : previous.name(),
+                next == null ? null : next.name(),
+                System.nanoTime() - start,
+                facades.size() + readWriteFacades.size());
     }
 
     /** A new view for one consuming bundle. */

@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.rouse.api.internal.events.RouseEvents;
 import org.rouse.selector.ChannelHandler;
 import org.rouse.selector.ChannelRegistration;
 import org.rouse.selector.Dispatch;
@@ -317,6 +318,7 @@ public final class ChannelHandle implements ChannelRegistration {
                 }
             } finally {
                 view.upcallFinished(System.nanoTime() - start, failed);
+                RouseEvents.slowUpcall(view.owner(), channel, start);
             }
         }
 

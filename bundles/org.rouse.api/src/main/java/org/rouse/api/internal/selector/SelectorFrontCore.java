@@ -10,6 +10,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.RejectedExecutionException;
+import org.rouse.api.internal.events.RouseEvents;
 import org.rouse.selector.spi.SelectorEngine;
 import org.rouse.selector.spi.SelectorEntry;
 import org.slf4j.Logger;
@@ -116,6 +117,7 @@ public final class SelectorFrontCore {
             if (previous == next) {
                 return;
             }
+            long start = System.nanoTime();
             List<ChannelHandle> parked;
             List<Runnable> tasks;
             draining = previous; // before active changes: a cancel that sees the new engine also sees this one
@@ -159,6 +161,12 @@ public final class SelectorFrontCore {
             for (Runnable task : tasks) {
                 execute(task);
             }
+            RouseEvents.engineSwap(
+                    "selector",
+                    previous == null ? null : previous.name(),
+                    next == null ? null : next.name(),
+                    System.nanoTime() - start,
+                    claims.size());
         }
     }
 

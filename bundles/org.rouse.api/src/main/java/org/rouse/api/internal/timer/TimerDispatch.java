@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicLong;
+import org.rouse.api.internal.events.RouseEvents;
 import org.rouse.timer.spi.TimerEngine;
 import org.rouse.timer.spi.TimerEntry;
 import org.slf4j.Logger;
@@ -224,6 +225,12 @@ final class TimerDispatch {
             }
             long pause = System.nanoTime() - start;
             lastSwapPauseNanos = pause;
+            RouseEvents.engineSwap(
+                    "timer",
+                    previous == standby ? null : previous.name(),
+                    target == standby ? null : target.name(),
+                    pause,
+                    moved);
             LOG.info(
                     "Timer engine {} -> {}: moved {} pending timers in {} µs",
                     previous == standby ? "none (standby)" : previous.name(),

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.rouse.api.internal.Arguments;
+import org.rouse.api.internal.events.RouseEvents;
 import org.rouse.timer.Timer;
 import org.rouse.timer.TimerHandler;
 import org.rouse.timer.TimerOwner;
@@ -116,6 +117,7 @@ final class TimerHandle implements Timer {
         TimerCounters counters = owner.view().counters();
         counters.lateness().record(start - arming.deadlineNanos);
         owner.handlerStarted(this, start, start - arming.deadlineNanos);
+        RouseEvents.timerLate(owner.name(), this, start - arming.deadlineNanos);
         try {
             handler.onTimer(new Event(this, arming.deadlineNanos, start, arming.missedFirings));
         } catch (Throwable e) { // a StackOverflowError has unwound by now, so logging it is safe
