@@ -511,6 +511,9 @@ public final class WheelTimerEngine implements TimerEngine {
     /** Fires {@code me.due} as one batch and publishes the tasks it produced (see the notes). */
     private void produce(Worker me) {
         List<TimerEntry> due = me.due;
+        // counted before the expiries, so whoever sees an entry expire also sees its batch counted
+        expired.add(due.size());
+        batches.increment();
         me.producing = true;
         try {
             for (TimerEntry entry : due) {
@@ -523,8 +526,6 @@ public final class WheelTimerEngine implements TimerEngine {
         } finally {
             me.producing = false;
         }
-        expired.add(due.size());
-        batches.increment();
         due.clear();
         Worker wake = null;
         synchronized (lock) {
