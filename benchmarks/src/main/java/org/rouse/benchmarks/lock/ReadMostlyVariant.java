@@ -54,7 +54,7 @@ final class ReadMostlyVariant implements Variant {
     /** A Rouse read-write lock of {@code strategy}, made through the real front over the real engine. */
     static ReadWriteLock newRouseReadWriteLock(String strategy) {
         LockFrontCore core = new LockFrontCore();
-        core.swapTo(new StrategyLockEngine());
+        core.swapTo(new StrategyLockEngine(true)); // adaptive.read.write on, so both forms can be measured
         if (!core.configure(strategy, new String[0])) {
             throw new IllegalArgumentException("unknown strategy " + strategy);
         }

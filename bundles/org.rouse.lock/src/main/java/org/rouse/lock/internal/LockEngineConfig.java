@@ -37,4 +37,13 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
             min = "10",
             max = "10000000")
     long adaptive_fairness_bound_us() default AdaptiveTuning.DEFAULT_FAIRNESS_BOUND_MICROS;
+
+    @AttributeDefinition(
+            name = "adaptive: offer the read-write form (experimental)",
+            description = "Experimental. Whether the engine offers 'adaptive' for read-write locks; off, it offers "
+                    + "only 'jdk' (ReentrantReadWriteLock) and read-write locks use it whatever the strategy "
+                    + "setting says. Off by default because with more runnable threads than CPUs the adaptive "
+                    + "read-write lock is far slower than ReentrantReadWriteLock (see docs/locks.md). Live "
+                    + "read-write locks move when this changes.")
+    boolean adaptive_read_write() default false;
 }

@@ -17,8 +17,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The lock engine: makes primitives of the strategies {@code adaptive} (the default), {@code fair}, {@code jdk} and
- * {@code spin-yield}, and read-write primitives of {@code adaptive} and {@code jdk}. The lock
- * front in the API bundle wraps them in swappable facades; consumers never see this class.
+ * {@code spin-yield}, and read-write primitives of {@code jdk}, and of {@code adaptive} too when the configuration
+ * property {@code adaptive.read.write} is {@code true} (experimental; off by default). The lock front in the API
+ * bundle wraps them in swappable facades; consumers never see this class.
  *
  * <pre>{@code
  * LockEngine engine = new StrategyLockEngine();
@@ -36,6 +37,7 @@ public final class StrategyLockEngine implements LockEngine {
     static final String SPIN_YIELD_SPINS = "spin.yield.spins";
     static final String ADAPTIVE_SPIN_MAX = "adaptive.spin.max";
     static final String ADAPTIVE_FAIRNESS_BOUND = "adaptive.fairness.bound.us";
+    static final String ADAPTIVE_READ_WRITE = "adaptive.read.write";
     static final int MAX_ADAPTIVE_SPINS = 100_000;
     static final long MIN_FAIRNESS_BOUND_MICROS = 10L;
     static final long MAX_FAIRNESS_BOUND_MICROS = 10_000_000L;
@@ -45,14 +47,28 @@ public final class StrategyLockEngine implements LockEngine {
             List.of(AdaptiveMutex.STRATEGY, FairMutex.STRATEGY, JdkMutex.STRATEGY, SpinYieldMutex.STRATEGY)));
     private static final Set<String> READ_WRITE_STRATEGIES = Collections.unmodifiableSet(
             new LinkedHashSet<>(List.of(AdaptiveReadWrite.STRATEGY, JdkReadWrite.STRATEGY)));
+    private static final Set<String> JDK_READ_WRITE_ONLY = Set.of(JdkReadWrite.STRATEGY);
 
     /** Spins before a spin-yield lock starts yielding; volatile, written by configure, read by primitives. */
     private volatile int spinYieldSpins = DEFAULT_SPIN_YIELD_SPINS;
     /** Tuning of adaptive locks; volatile, replaced whole by configure, read by primitives on their slow path. */
     private volatile AdaptiveTuning adaptiveTuning = AdaptiveTuning.DEFAULT;
+    /**
+     * The read-write strategies offered: {@code [adaptive, jdk]} or {@code [jdk]}; volatile, replaced by configure,
+     * read by the front when it picks a read-write lock's strategy.
+     */
+    private volatile Set<String> readWriteStrategies = JDK_READ_WRITE_ONLY;
 
     /** An engine with the default configuration (DS, and tests without OSGi). */
     public StrategyLockEngine() {}
+
+    /**
+     * An engine with the default configuration except {@code adaptive.read.write} (tests and benchmarks without
+     * OSGi).
+     */
+    public StrategyLockEngine(boolean adaptiveReadWrite) {
+        readWriteStrategies = adaptiveReadWrite ? READ_WRITE_STRATEGIES : JDK_READ_WRITE_ONLY;
+    }
 
     @Activate
     void activate(LockEngineConfig config) {
@@ -65,15 +81,26 @@ public final class StrategyLockEngine implements LockEngine {
     }
 
     private void configure(LockEngineConfig config) {
-        configure(config.spin_yield_spins(), config.adaptive_spin_max(), config.adaptive_fairness_bound_us());
+        configure(
+                config.spin_yield_spins(),
+                config.adaptive_spin_max(),
+                config.adaptive_fairness_bound_us(),
+                config.adaptive_read_write());
+    }
+
+    /** {@link #configure(long, long, long, boolean)} with {@code adaptive.read.write} at its default, false. */
+    boolean configure(long spins, long adaptiveSpinMax, long fairnessBoundMicros) {
+        return configure(spins, adaptiveSpinMax, fairnessBoundMicros, false);
     }
 
     /**
-     * Validates and applies all values or none; a rejection is logged and the last good configuration stays.
+     * Validates and applies all values or none; a rejection is logged and the last good configuration stays. A change
+     * of {@code adaptiveReadWrite} changes {@link #readWriteStrategies()}; under DS the component's service
+     * properties are updated with the configuration, and the lock front re-reads the offered set then.
      *
      * @return whether the values were applied
      */
-    boolean configure(long spins, long adaptiveSpinMax, long fairnessBoundMicros) {
+    boolean configure(long spins, long adaptiveSpinMax, long fairnessBoundMicros, boolean adaptiveReadWrite) {
         ConfigCheck check = new ConfigCheck(PID);
         check.inRange(SPIN_YIELD_SPINS, spins, 1, 1_000_000);
         check.inRange(ADAPTIVE_SPIN_MAX, adaptiveSpinMax, 0, MAX_ADAPTIVE_SPINS);
@@ -85,6 +112,7 @@ public final class StrategyLockEngine implements LockEngine {
         }
         spinYieldSpins = (int) spins;
         adaptiveTuning = new AdaptiveTuning((int) adaptiveSpinMax, fairnessBoundMicros * 1_000L);
+        readWriteStrategies = adaptiveReadWrite ? READ_WRITE_STRATEGIES : JDK_READ_WRITE_ONLY;
         return true;
     }
 
@@ -126,12 +154,21 @@ public final class StrategyLockEngine implements LockEngine {
         }
     }
 
-    /** {@code [adaptive, jdk]}: the strategies with a read-write form ({@code adaptive} is the default). */
+    /**
+     * {@code [jdk]}, or {@code [adaptive, jdk]} when {@code adaptive.read.write} is on: the strategies offered in
+     * read-write form. The front gives a read-write lock its configured strategy when offered, else {@code adaptive}
+     * when offered, else the first offered, so with the property off every read-write lock runs on {@code jdk}.
+     */
     @Override
     public Set<String> readWriteStrategies() {
-        return READ_WRITE_STRATEGIES;
+        return readWriteStrategies;
     }
 
+    /**
+     * Makes a read-write primitive of {@code adaptive} or {@code jdk}. It makes {@code adaptive} even while the
+     * property is off, so a front that read the offered set just before a reconfiguration still gets a working
+     * primitive; the service-property update that follows the reconfiguration moves that lock on.
+     */
     @Override
     public ReadWritePrimitive newReadWritePrimitive(String strategy) {
         if (AdaptiveReadWrite.STRATEGY.equals(strategy)) {

@@ -18,6 +18,7 @@ import org.rouse.api.internal.lock.LockFrontCore;
 import org.rouse.lock.LockService;
 import org.rouse.lock.LockStripes;
 import org.rouse.lock.SwappableLock;
+import org.rouse.lock.SwappableReadWriteLock;
 import org.rouse.lock.spi.LockEngine;
 import org.rouse.lock.spi.LockPrimitive;
 
@@ -49,6 +50,67 @@ class FrontWithEngineTest {
     void theDefaultStrategyIsAdaptive() {
         core.swapTo(engine);
         assertEquals("adaptive", core.newView("a.bundle").newLock().strategy());
+    }
+
+    @Test
+    void readWriteLocksDefaultToJdkWhateverTheConfiguredStrategy() {
+        core.swapTo(engine);
+        assertEquals(Set.of("jdk"), engine.readWriteStrategies(), "adaptive.read.write is off by default");
+        LockService view = core.newView("a.bundle");
+        SwappableReadWriteLock rw = view.readWriteLock("rw");
+        assertEquals("jdk", rw.strategy());
+        assertEquals("adaptive", view.lock("plain").strategy(), "plain locks keep the adaptive default");
+        assertTrue(core.configure("adaptive", new String[] {"rw*=adaptive"}));
+        assertEquals("jdk", rw.strategy(), "adaptive is not offered in read-write form");
+        assertEquals("jdk", view.readWriteLock("rw2").strategy());
+        assertEquals(0, rw.statistics().swaps());
+    }
+
+    @Test
+    void turningAdaptiveReadWriteOnAndOffSwapsLiveReadWriteLocksOnly() throws Exception {
+        core.swapTo(engine);
+        LockService view = core.newView("a.bundle");
+        SwappableReadWriteLock free = view.readWriteLock("free");
+        SwappableReadWriteLock held = view.readWriteLock("held");
+        SwappableLock plain = view.lock("plain");
+        assertEquals("jdk", free.strategy());
+        held.readLock().lock();
+        try {
+            // what DS does on a configuration change: configure the engine, then the front's updated callback
+            assertTrue(engine.configure(1024, 100, 1_000, true));
+            core.swapTo(engine);
+            assertEquals(Set.of("adaptive", "jdk"), engine.readWriteStrategies());
+            assertEquals("adaptive", free.strategy(), "a free read-write lock swaps at once");
+            assertEquals("jdk", held.strategy(), "a read-held lock swaps at its last unlock");
+            assertFalse(writeElsewhere(held), "the read hold still excludes writers");
+        } finally {
+            held.readLock().unlock();
+        }
+        assertEquals("adaptive", held.strategy());
+        assertEquals("adaptive", view.readWriteLock("new").strategy());
+        assertEquals(0, plain.statistics().swaps(), "plain locks are left alone");
+
+        assertTrue(engine.configure(1024, 100, 1_000, false));
+        core.swapTo(engine);
+        assertEquals("jdk", free.strategy());
+        assertEquals("jdk", held.strategy());
+        assertEquals(2, free.statistics().swaps());
+        assertTrue(writeElsewhere(free), "the swapped lock works");
+    }
+
+    /** Whether another thread can take {@code lock}'s write lock now (it releases it again). */
+    private static boolean writeElsewhere(SwappableReadWriteLock lock) throws InterruptedException {
+        AtomicBoolean got = new AtomicBoolean();
+        Thread t = new Thread(() -> {
+            if (lock.writeLock().tryLock()) {
+                got.set(true);
+                lock.writeLock().unlock();
+            }
+        });
+        t.start();
+        t.join(10_000);
+        assertFalse(t.isAlive());
+        return got.get();
     }
 
     @Test

@@ -52,7 +52,7 @@ class ReadWriteConformanceTest {
         }
     }
 
-    private static final List<String> STRATEGIES = List.copyOf(new StrategyLockEngine().readWriteStrategies());
+    private static final List<String> STRATEGIES = List.copyOf(new StrategyLockEngine(true).readWriteStrategies());
 
     static Stream<Subject> subjects() {
         Stream<Subject> strategies = STRATEGIES.stream().map(s -> new Subject(s, () -> facade(s)));
@@ -67,7 +67,7 @@ class ReadWriteConformanceTest {
     /** A facade over {@code strategy}; its swap moves it to the next read-write strategy of the engine. */
     private static Tested facade(String strategy) {
         LockFrontCore core = new LockFrontCore();
-        core.swapTo(new StrategyLockEngine());
+        core.swapTo(new StrategyLockEngine(true));
         assertTrue(core.configure(strategy, new String[0]));
         SwappableReadWriteLock lock = core.newView("test.bundle").readWriteLock("rw");
         assertEquals(strategy, lock.strategy());
@@ -88,7 +88,7 @@ class ReadWriteConformanceTest {
         return new Tested(lock, () -> {
             boolean bring = !engine.get();
             engine.set(bring);
-            core.swapTo(bring ? new StrategyLockEngine() : null);
+            core.swapTo(bring ? new StrategyLockEngine(true) : null);
             return bring ? AdaptiveReadWrite.STRATEGY : "fallback";
         });
     }

@@ -31,7 +31,7 @@ class ReadWriteSwapStressTest {
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void strategyAndEngineSwapsEveryTenMillisNeverLetAWriterOverlapAnyone() throws Exception {
         LockFrontCore core = new LockFrontCore();
-        StrategyLockEngine engine = new StrategyLockEngine();
+        StrategyLockEngine engine = new StrategyLockEngine(true);
         core.swapTo(engine);
         SwappableReadWriteLock lock = core.newView("stress.bundle").readWriteLock("hot");
         AtomicInteger readers = new AtomicInteger();
@@ -92,6 +92,10 @@ class ReadWriteSwapStressTest {
             if (k % 8 == 0) {
                 withEngine = !withEngine; // to the fallback and back
                 core.swapTo(withEngine ? engine : null);
+            } else if (withEngine && (k % 64 == 4 || k % 64 == 5)) {
+                // adaptive.read.write off, and on again at the next step, as DS delivers it: configure, then the
+                // front's updated callback (to jdk and back when the last requested strategy is adaptive)
+                setAdaptiveReadWrite(core, engine, k % 64 == 5);
             } else if (withEngine) {
                 last = STRATEGIES[k % STRATEGIES.length];
                 assertTrue(core.configure(last, null));
@@ -101,6 +105,7 @@ class ReadWriteSwapStressTest {
         if (!withEngine) {
             core.swapTo(engine);
         }
+        setAdaptiveReadWrite(core, engine, true);
         stop.set(true);
         TestThreads.joinAll(workers, Duration.ofSeconds(60), failures);
 
@@ -113,5 +118,10 @@ class ReadWriteSwapStressTest {
         assertFalse(lock.isWriteLocked());
         assertTrue(lock.writeLock().tryLock(), "left held");
         lock.writeLock().unlock();
+    }
+
+    private static void setAdaptiveReadWrite(LockFrontCore core, StrategyLockEngine engine, boolean on) {
+        assertTrue(engine.configure(StrategyLockEngine.DEFAULT_SPIN_YIELD_SPINS, 100, 1_000, on));
+        core.swapTo(engine);
     }
 }

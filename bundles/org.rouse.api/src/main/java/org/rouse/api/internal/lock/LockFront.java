@@ -55,7 +55,10 @@ public final class LockFront {
         }
     }
 
-    /** The engine's service properties changed: its {@code service.ranking} may have, so the order is re-read. */
+    /**
+     * The engine's service properties changed: its {@code service.ranking} may have, so the order is re-read; its
+     * configuration may have, so the core re-reads what the engine offers even when the same engine stays active.
+     */
     void updatedEngine(ServiceReference<LockEngine> reference, LockEngine engine) {
         synchronized (engines) {
             core.swapTo(engines.update(reference, engine));

@@ -89,29 +89,40 @@ public final class LockFrontCore {
         policy = parsed;
         LOG.info("Lock policy: {}", parsed);
         if (active != null) {
-            for (LockFacade facade : liveFacades()) {
-                String wanted = effectiveStrategy(active, facade.policyKey());
-                if (!wanted.equals(facade.targetStrategy())) {
-                    facade.swapTo(newPrimitive(active, wanted), wanted);
-                }
-            }
-            for (ReadWriteFacade facade : liveReadWriteFacades()) {
-                String wanted = readWriteStrategy(active, facade.policyKey());
-                if (!wanted.equals(facade.targetStrategy())) {
-                    facade.swapTo(newReadWritePrimitive(active, wanted), wanted);
-                }
-            }
+            swapChanged(active);
         }
         return true;
     }
 
+    /** Swaps every live facade whose wanted strategy on {@code active} differs from the one it runs or goes to. */
+    private void swapChanged(LockEngine active) {
+        for (LockFacade facade : liveFacades()) {
+            String wanted = effectiveStrategy(active, facade.policyKey());
+            if (!wanted.equals(facade.targetStrategy())) {
+                facade.swapTo(newPrimitive(active, wanted), wanted);
+            }
+        }
+        for (ReadWriteFacade facade : liveReadWriteFacades()) {
+            String wanted = readWriteStrategy(active, facade.policyKey());
+            if (!wanted.equals(facade.targetStrategy())) {
+                facade.swapTo(newReadWritePrimitive(active, wanted), wanted);
+            }
+        }
+    }
+
     /**
      * Makes {@code next} the active engine (null: none) and swaps every live facade to a primitive of it, keeping
-     * each lock's configured strategy when the engine offers it.
+     * each lock's configured strategy when the engine offers it. When {@code next} already is the active engine, its
+     * offered strategies are read again and only the facades whose strategy thereby changes are swapped: an engine
+     * whose configuration changes what it offers (the lock engine's {@code adaptive.read.write}) has its service
+     * properties updated, and the front's {@code updated} callback lands here.
      */
     public synchronized void swapTo(LockEngine next) {
         LockEngine previous = engine;
         if (next == previous) {
+            if (next != null) {
+                swapChanged(next);
+            }
             return;
         }
         engine = next;
