@@ -124,7 +124,6 @@ final class TimerHandle implements Timer {
             counters.failed();
             LOG.warn("Timer handler failed: owner '{}', timer {}", owner.name(), this, e);
         } finally {
-            owner.handlerFinished();
             long took = System.nanoTime() - start;
             counters.fired();
             long slow = owner.view().policy().slowHandlerNanos();
@@ -137,6 +136,7 @@ final class TimerHandle implements Timer {
                         took / 1_000_000,
                         slow / 1_000_000);
             }
+            owner.handlerFinished(); // last: an owner seen idle has its run counted
         }
         afterRun(arming);
     }
