@@ -397,7 +397,7 @@ public class JobsIT extends RouseTestSupport {
                 (String) null, "(&(osgi.command.scope=rouse)(osgi.command.function=timers))");
         Object command = context.getService(references[0]);
         try {
-            String report = (String) command.getClass().getMethod("timers").invoke(command);
+            String report = (String) command.getClass().getMethod("report").invoke(command);
             for (String line : report.split("\\R")) {
                 String[] columns = line.trim().split("\\s+");
                 if (columns[0].equals("org.rouse.jobs") || columns[0].startsWith("org.rouse.jobs[")) {
