@@ -22,7 +22,10 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -47,8 +50,9 @@ import org.junit.rules.Timeout;
  *
  * <p>Checks: the Action commands' {@code help} (descriptions, arguments), each command's report, a usage error, that
  * {@code rouse:strategy} persists to {@code etc/org.rouse.lock.cfg}, the command ACL of the {@code rouse-api} feature
- * (a viewer may read reports but not change a strategy, like {@code config:edit}), that each command exists once, and
- * completion of command arguments.
+ * (a viewer may read reports but not change a strategy, like {@code config:edit}, and does not see it in
+ * {@code help}), and completion of command arguments. That Karaf runs the Action and not a Gogo function of the same
+ * name shows in {@code --help} (a function would take it for its argument) and in completion (a function has none).
  */
 public class KarafShellIT {
 
@@ -71,6 +75,9 @@ public class KarafShellIT {
     /** Every test is bounded; Karaf's start and stop are bounded by their own timeouts. */
     @Rule
     public final Timeout timeout = new Timeout(2, TimeUnit.MINUTES);
+
+    /** The ports handed to Karaf; written and read by the JUnit thread only. */
+    private static final Set<Integer> PORTS = new HashSet<>();
 
     private static Path karaf;
     private static Process process;
@@ -161,7 +168,8 @@ public class KarafShellIT {
             assertThat(help, containsString("rouse:late [n]"));
             assertThat(help, containsString("how many owners to show (0 to 100000; default 10)"));
         }
-        // Karaf prints no help over an exec channel (bin/client "help ...") for any command; --help works there
+        // Karaf prints no help over an exec channel (bin/client "help ...") for any command; --help works there. It
+        // also shows that the Action runs: a Gogo function of the same name would take "--help" for its argument.
         String late = exec("karaf", "rouse:late --help");
         assertThat(late, containsString("The n timer owners whose handlers started latest after their deadline"));
         assertThat(late, containsString("how many owners to show (0 to 100000; default 10)"));
@@ -169,7 +177,7 @@ public class KarafShellIT {
     }
 
     @Test
-    public void helpListsEveryCommandOnce() throws Exception {
+    public void helpListsEveryCommandWithItsDescription() throws Exception {
         String list;
         try (Console console = new Console("karaf")) {
             list = console.run("help rouse:", "rouse:trigger ");
@@ -186,7 +194,7 @@ public class KarafShellIT {
                 "jobs",
                 "trigger")) {
             assertEquals(
-                    "rouse:" + command + " listed once in:\n" + list,
+                    "rouse:" + command + " listed with a description in:\n" + list,
                     1,
                     count(list, "(?m)^rouse:" + command + "\\s+\\|\\s+\\S"));
         }
@@ -228,6 +236,11 @@ public class KarafShellIT {
         assertLine(exec("ops", "rouse:timers"), "engine wheel.*");
         assertLine(exec("ops", "rouse:strategy jdk"), "Command not found: .*rouse:strategy.*");
         assertLine(exec("ops", "config:edit org.rouse.lock"), "Command not found: .*config:edit.*");
+        try (Console console = new Console("ops")) {
+            String list = console.run("help rouse:", "rouse:trigger ");
+            assertThat("hidden from a viewer", list, not(containsString("rouse:strategy")));
+            assertThat(list, containsString("rouse:timers "));
+        }
 
         assertLine(exec("karaf", "rouse:strategy fair"), "org\\.rouse\\.lock: strategy = fair .*");
         Path cfg = karaf.resolve("etc/org.rouse.lock.cfg");
@@ -393,10 +406,24 @@ public class KarafShellIT {
         Files.writeString(path, matcher.replaceFirst(replacement));
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+    /**
+     * A port nothing listens on, not handed out before, and below Linux's ephemeral range (32768 and up) so that no
+     * outgoing connection of another process takes it before Karaf binds it.
+     */
+    private static int freePort() {
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            int port = 20_000 + ThreadLocalRandom.current().nextInt(12_000);
+            if (PORTS.contains(port)) {
+                continue;
+            }
+            try (ServerSocket socket = new ServerSocket(port)) {
+                PORTS.add(port);
+                return port;
+            } catch (IOException inUse) {
+                // try another
+            }
         }
+        throw new AssertionError("no free port from 20000 to 31999");
     }
 
     private static void run(Path directory, String... command) throws IOException, InterruptedException {

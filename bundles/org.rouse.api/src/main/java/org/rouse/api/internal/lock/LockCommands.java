@@ -17,8 +17,10 @@ import org.rouse.stats.Percentiles;
  * The lock service's shell commands in the {@code rouse} scope: {@code rouse:locks} (the engine, its strategies,
  * the totals and the most contended locks), {@code rouse:contended} (only the most contended locks) and
  * {@code rouse:strategy} (show or change the default strategy or one lock's strategy through ConfigAdmin). Registered
- * by {@link LockFront} as a plain service object with {@code osgi.command.scope=rouse}; each command writes its report
- * to the calling session (see {@link ShellSupport}).
+ * by {@link LockFront} as a plain service object with {@code osgi.command.scope=rouse} (under Karaf's shell without
+ * it, for the Action commands of {@code org.rouse.api.internal.karaf}; see
+ * {@link org.rouse.api.internal.GogoCommands}); each command writes its report to the calling session (see
+ * {@link ShellSupport}).
  *
  * <pre>{@code
  * g! rouse:locks              // totals and the 10 most contended locks

@@ -22,8 +22,10 @@ import org.rouse.stats.Percentiles;
 /**
  * The selector service's shell commands in the {@code rouse} scope: {@code rouse:selector} (the active engine, its
  * counters and every consuming bundle's view) and {@code rouse:connections} (live connections per consuming bundle).
- * Registered by {@link SelectorFront} as a plain service object with {@code osgi.command.scope=rouse}; each command
- * writes its report to the calling session (see {@link ShellSupport}).
+ * Registered by {@link SelectorFront} as a plain service object with {@code osgi.command.scope=rouse} (under Karaf's
+ * shell without it, for the Action commands of {@code org.rouse.api.internal.karaf}; see
+ * {@link org.rouse.api.internal.GogoCommands}); each command writes its report to the calling session (see
+ * {@link ShellSupport}).
  *
  * <pre>
  * g! rouse:selector

@@ -14,7 +14,9 @@ import org.rouse.timer.TimerStatistics;
  * wake-ups, the last swap and, per consuming bundle, pending/fired/failed/cancelled/clamped/slow counts and lateness
  * percentiles), {@code rouse:late} (the owners whose handlers started latest) and {@code rouse:running} (the handlers
  * running longest now). Registered by {@link TimerFront} as a plain service with {@code osgi.command.scope=rouse},
- * so the API bundle needs Gogo only for the optional {@link Descriptor} help.
+ * so the API bundle needs Gogo only for the optional {@link Descriptor} help; under Karaf's shell it is registered
+ * without those properties and the Action commands of {@code org.rouse.api.internal.karaf} call it (see
+ * {@link org.rouse.api.internal.GogoCommands}).
  *
  * <p>Each command writes its report to the calling session (see {@link ShellSupport}); a bad argument fails with a
  * usage message.
