@@ -38,7 +38,10 @@ public final class LockFront {
     private final RankedEngines<LockEngine> engines = new RankedEngines<>();
     /** The LockService registration; written in activate/deactivate (DS serializes them). */
     private ServiceRegistration<LockService> registration;
-    /** The Gogo command object's registration; written in activate/deactivate. */
+    /**
+     * The shell command object's registration (Gogo functions, or the service the Karaf Actions call); written in
+     * activate/deactivate.
+     */
     private ServiceRegistration<LockCommands> commands;
     /** The {@code org.rouse:type=Lock} MXBean; written in activate/deactivate. */
     private Jmx.Registration bean;

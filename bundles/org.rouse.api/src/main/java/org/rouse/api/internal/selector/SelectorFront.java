@@ -79,7 +79,10 @@ public final class SelectorFront {
     /** The service factory's registration; written by activate/deactivate only. */
     private ServiceRegistration<SelectorService> registration;
 
-    /** The Gogo command's registration; written by activate/deactivate only. */
+    /**
+     * The shell command object's registration (Gogo functions, or the service the Karaf Actions call); written by
+     * activate/deactivate only.
+     */
     private ServiceRegistration<SelectorCommands> command;
 
     /** The {@code org.rouse:type=Selector} MXBean; written by activate/deactivate only. */
