@@ -65,6 +65,11 @@ public final class LockFrontCore {
      * never taken with this front's monitor held.
      */
     private final java.util.Map<Object, LockCounts> baselines = new WeakHashMap<>();
+    /**
+     * The health check's marks: each lock's counts when the newer and the older mark were taken (weak keys), and when.
+     * Guarded by themselves ({@code recentMarks}), never taken with this front's monitor held.
+     */
+    private final RecentMarks recentMarks = new RecentMarks();
     /** Numbers anonymous locks; incremented atomically. */
     private final AtomicLong anonymous = new AtomicLong();
 
@@ -266,6 +271,56 @@ public final class LockFrontCore {
                 baselines.put(facade, now);
             }
         }
+    }
+
+    /**
+     * Every live lock counted over the recent past, for the health check: since the older of two marks, which
+     * {@code nowNanos} moves on once the newer is {@code windowNanos} old. A check that runs at least once a window
+     * so sees between one and two windows; the first checks see each lock since its creation or the last reset.
+     */
+    List<LockSnapshot> recentSnapshot(long nowNanos, long windowNanos) {
+        java.util.Map<Object, LockCounts> now = new java.util.IdentityHashMap<>();
+        for (LockFacade facade : liveFacadesLocked()) {
+            now.put(facade, (LockCounts) facade.statistics());
+        }
+        for (ReadWriteFacade facade : liveReadWriteFacadesLocked()) {
+            now.put(facade, (LockCounts) facade.statistics());
+        }
+        List<LockSnapshot> recent = new ArrayList<>();
+        synchronized (recentMarks) {
+            if (!recentMarks.marked || nowNanos - recentMarks.newerNanos >= windowNanos) {
+                recentMarks.older = recentMarks.marked ? recentMarks.newer : null;
+                recentMarks.marked = true;
+                recentMarks.newer = new WeakHashMap<>(now);
+                recentMarks.newerNanos = nowNanos;
+            }
+            for (java.util.Map.Entry<Object, LockCounts> e : now.entrySet()) {
+                LockCounts base = recentMarks.older == null ? null : recentMarks.older.get(e.getKey());
+                LockCounts counts = base == null ? e.getValue() : e.getValue().minus(base);
+                String name = e.getKey() instanceof ReadWriteFacade rw
+                        ? rw.name() + " (rw)"
+                        : ((LockFacade) e.getKey()).name();
+                String key = e.getKey() instanceof ReadWriteFacade rw
+                        ? rw.policyKey()
+                        : ((LockFacade) e.getKey()).policyKey();
+                String strategy =
+                        e.getKey() instanceof ReadWriteFacade rw ? rw.strategy() : ((LockFacade) e.getKey()).strategy();
+                recent.add(new LockSnapshot(name, key, strategy, counts));
+            }
+        }
+        return recent;
+    }
+
+    /** The health check's two generations of per-lock counts; see {@link #recentSnapshot}. */
+    private static final class RecentMarks {
+        /** Counts at the newer mark; guarded by this. */
+        java.util.Map<Object, LockCounts> newer = new WeakHashMap<>();
+        /** When the newer mark was taken (System.nanoTime()); guarded by this. */
+        long newerNanos;
+        /** Whether a mark was taken yet; guarded by this. */
+        boolean marked;
+        /** Counts at the older mark, null before the second mark; guarded by this. */
+        java.util.Map<Object, LockCounts> older;
     }
 
     /** The policy key of the live lock named {@code name}, or empty when no live lock has that name. */
