@@ -279,48 +279,53 @@ public final class LockFrontCore {
      * so sees between one and two windows; the first checks see each lock since its creation or the last reset.
      */
     List<LockSnapshot> recentSnapshot(long nowNanos, long windowNanos) {
-        java.util.Map<Object, LockCounts> now = new java.util.IdentityHashMap<>();
-        for (LockFacade facade : liveFacadesLocked()) {
-            now.put(facade, (LockCounts) facade.statistics());
+        java.util.Map<Object, LockSnapshot> now = new java.util.IdentityHashMap<>(); // counts since creation
+        for (LockFacade f : liveFacadesLocked()) {
+            now.put(f, new LockSnapshot(f.name(), f.policyKey(), f.strategy(), (LockCounts) f.statistics()));
         }
-        for (ReadWriteFacade facade : liveReadWriteFacadesLocked()) {
-            now.put(facade, (LockCounts) facade.statistics());
+        for (ReadWriteFacade f : liveReadWriteFacadesLocked()) {
+            now.put(f, new LockSnapshot(f.name() + " (rw)", f.policyKey(), f.strategy(), (LockCounts) f.statistics()));
         }
-        List<LockSnapshot> recent = new ArrayList<>();
         synchronized (recentMarks) {
-            if (!recentMarks.marked || nowNanos - recentMarks.newerNanos >= windowNanos) {
-                recentMarks.older = recentMarks.marked ? recentMarks.newer : null;
-                recentMarks.marked = true;
-                recentMarks.newer = new WeakHashMap<>(now);
-                recentMarks.newerNanos = nowNanos;
-            }
-            for (java.util.Map.Entry<Object, LockCounts> e : now.entrySet()) {
+            recentMarks.moveOn(now, nowNanos, windowNanos);
+            List<LockSnapshot> recent = new ArrayList<>(now.size());
+            for (java.util.Map.Entry<Object, LockSnapshot> e : now.entrySet()) {
+                LockSnapshot lock = e.getValue();
                 LockCounts base = recentMarks.older == null ? null : recentMarks.older.get(e.getKey());
-                LockCounts counts = base == null ? e.getValue() : e.getValue().minus(base);
-                String name = e.getKey() instanceof ReadWriteFacade rw
-                        ? rw.name() + " (rw)"
-                        : ((LockFacade) e.getKey()).name();
-                String key = e.getKey() instanceof ReadWriteFacade rw
-                        ? rw.policyKey()
-                        : ((LockFacade) e.getKey()).policyKey();
-                String strategy =
-                        e.getKey() instanceof ReadWriteFacade rw ? rw.strategy() : ((LockFacade) e.getKey()).strategy();
-                recent.add(new LockSnapshot(name, key, strategy, counts));
+                recent.add(
+                        base == null
+                                ? lock
+                                : new LockSnapshot(
+                                        lock.name(),
+                                        lock.policyKey(),
+                                        lock.strategy(),
+                                        lock.statistics().minus(base)));
             }
+            return recent;
         }
-        return recent;
     }
 
-    /** The health check's two generations of per-lock counts; see {@link #recentSnapshot}. */
+    /** The health check's two generations of per-lock counts (weak keys); see {@link #recentSnapshot}. */
     private static final class RecentMarks {
         /** Counts at the newer mark; guarded by this. */
-        java.util.Map<Object, LockCounts> newer = new WeakHashMap<>();
+        private java.util.Map<Object, LockCounts> newer;
         /** When the newer mark was taken (System.nanoTime()); guarded by this. */
-        long newerNanos;
-        /** Whether a mark was taken yet; guarded by this. */
-        boolean marked;
+        private long newerNanos;
         /** Counts at the older mark, null before the second mark; guarded by this. */
-        java.util.Map<Object, LockCounts> older;
+        private java.util.Map<Object, LockCounts> older;
+
+        /** Takes a new mark from {@code now} if there is none yet or the newer one is a window old; under this. */
+        void moveOn(java.util.Map<Object, LockSnapshot> now, long nowNanos, long windowNanos) {
+            if (newer != null && nowNanos - newerNanos < windowNanos) {
+                return;
+            }
+            older = newer;
+            newer = new WeakHashMap<>();
+            for (java.util.Map.Entry<Object, LockSnapshot> e : now.entrySet()) {
+                newer.put(e.getKey(), e.getValue().statistics());
+            }
+            newerNanos = nowNanos;
+        }
     }
 
     /** The policy key of the live lock named {@code name}, or empty when no live lock has that name. */
