@@ -10,7 +10,7 @@ import org.osgi.framework.BundleContext;
 
 /**
  * The {@code --check} verdict: every {@code org.rouse.*} bundle ACTIVE and every DS component of those bundles
- * ACTIVE, waited for up to {@link #SETTLE_NANOS} after the framework reached its final start level.
+ * ACTIVE (a delayed one at least SATISFIED: SCR activates it when a consumer first gets its service), waited for up to {@link #SETTLE_NANOS} after the framework reached its final start level.
  *
  * <p>Implementation notes: states are re-read on every framework, bundle or service event and at least every
  * {@link #RECHECK_NANOS} (components without a service change state silently); the first all-good reading wins,
@@ -91,11 +91,18 @@ final class Check {
                     bundle.getSymbolicName(), bundle.getVersion(), stateName(bundle));
         }
         for (ComponentStates.Component component : reading.components()) {
-            out.printf("[rouse] component %-45s %-60s %s%n", component.bundle(), component.name(), component.state());
+            out.printf(
+                    "[rouse] component %-45s %-60s %s%n",
+                    component.bundle(),
+                    component.name(),
+                    component.delayed() && component.state().equals("SATISFIED")
+                            ? "SATISFIED (delayed: activated by its first user)"
+                            : component.state());
         }
         if (reading.problems().isEmpty()) {
             out.printf(
-                    "[rouse] check passed: all %s* bundles and their %d component(s) are ACTIVE%n",
+                    "[rouse] check passed: all %s* bundles and their %d component(s) are ACTIVE (delayed ones"
+                            + " SATISFIED)%n",
                     ROUSE_PREFIX, reading.components().size());
         } else {
             out.println("[rouse] check FAILED:");

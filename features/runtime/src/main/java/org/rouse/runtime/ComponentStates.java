@@ -20,15 +20,23 @@ final class ComponentStates {
 
     static final String SCR = "org.osgi.service.component.runtime.ServiceComponentRuntime";
 
-    /** One line of the report: a component configuration, or a description without one. */
-    record Component(String bundle, String name, long id, String state, String why) {
+    /**
+     * One line of the report: a component configuration, or a description without one.
+     *
+     * @param delayed whether the component is delayed (a service, not {@code immediate}): SCR activates it only when
+     *     a consumer first gets its service
+     */
+    record Component(String bundle, String name, long id, String state, String why, boolean delayed) {
 
         /**
-         * ACTIVE is the goal; a component factory, or a component its author disabled by default, is where it should
-         * be as well.
+         * ACTIVE is the goal; a component factory, a component its author disabled by default, or a delayed component
+         * that is SATISFIED (its service registered, no consumer yet) is where it should be as well.
          */
         boolean ok() {
-            return state.equals("ACTIVE") || state.equals("FACTORY") || state.equals("DISABLED_BY_DEFAULT");
+            return state.equals("ACTIVE")
+                    || state.equals("FACTORY")
+                    || state.equals("DISABLED_BY_DEFAULT")
+                    || (delayed && state.equals("SATISFIED"));
         }
     }
 
@@ -45,13 +53,17 @@ final class ComponentStates {
                         ServiceReflection.field(ServiceReflection.field(description, "bundle"), "symbolicName");
                 String name = (String) ServiceReflection.field(description, "name");
                 Collection<?> configurations = (Collection<?>) scr.call("getComponentConfigurationDTOs", description);
+                Object[] services = (Object[]) ServiceReflection.field(description, "serviceInterfaces");
+                boolean delayed = !Boolean.TRUE.equals(ServiceReflection.field(description, "immediate"))
+                        && services != null
+                        && services.length > 0;
                 if (configurations.isEmpty()) {
-                    result.add(new Component(bundle, name, -1, withoutConfiguration(scr, description), ""));
+                    result.add(new Component(bundle, name, -1, withoutConfiguration(scr, description), "", delayed));
                 }
                 for (Object configuration : configurations) {
                     int state = ((Number) ServiceReflection.field(configuration, "state")).intValue();
                     long id = ((Number) ServiceReflection.field(configuration, "id")).longValue();
-                    result.add(new Component(bundle, name, id, stateName(state), why(configuration)));
+                    result.add(new Component(bundle, name, id, stateName(state), why(configuration), delayed));
                 }
             }
             return result;

@@ -31,6 +31,10 @@ import org.rouse.lock.spi.LockEngine;
 @Designate(ocd = LockFrontConfig.class)
 // registered by hand (a ServiceFactory), so bnd cannot see it: advertise it for resolvers
 @Capability(namespace = "osgi.service", attribute = "objectClass:List<String>=\"org.rouse.lock.LockService\"")
+// the core, registered by hand for the health check of the same bundle (Karaf resolves service requirements)
+@Capability(
+        namespace = "osgi.service",
+        attribute = "objectClass:List<String>=\"org.rouse.api.internal.lock.LockFrontCore\"")
 public final class LockFront {
 
     private final LockFrontCore core = new LockFrontCore();
@@ -45,6 +49,8 @@ public final class LockFront {
     private ServiceRegistration<LockCommands> commands;
     /** The {@code org.rouse:type=Lock} MXBean; written in activate/deactivate. */
     private Jmx.Registration bean;
+    /** The core as a service for {@link LockHealthCheck}; written in activate/deactivate. */
+    private ServiceRegistration<LockFrontCore> health;
 
     @Reference(
             service = LockEngine.class,
@@ -81,6 +87,7 @@ public final class LockFront {
         commands = GogoCommands.register(
                 context, LockCommands.class, new LockCommands(core, context), LockCommands.FUNCTIONS);
         bean = Jmx.register("Lock", new LockStatisticsBean(core));
+        health = context.registerService(LockFrontCore.class, core, null);
     }
 
     @Modified
@@ -90,6 +97,11 @@ public final class LockFront {
 
     @Deactivate
     void deactivate() {
+        ServiceRegistration<LockFrontCore> h = health;
+        health = null;
+        if (h != null) {
+            h.unregister();
+        }
         Jmx.Registration b = bean;
         bean = null;
         if (b != null) {

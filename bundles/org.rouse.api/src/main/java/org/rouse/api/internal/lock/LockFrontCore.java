@@ -65,6 +65,11 @@ public final class LockFrontCore {
      * never taken with this front's monitor held.
      */
     private final java.util.Map<Object, LockCounts> baselines = new WeakHashMap<>();
+    /**
+     * The health check's marks: each lock's counts when the newer and the older mark were taken (weak keys), and when.
+     * Guarded by themselves ({@code recentMarks}), never taken with this front's monitor held.
+     */
+    private final RecentMarks recentMarks = new RecentMarks();
     /** Numbers anonymous locks; incremented atomically. */
     private final AtomicLong anonymous = new AtomicLong();
 
@@ -265,6 +270,61 @@ public final class LockFrontCore {
             synchronized (baselines) {
                 baselines.put(facade, now);
             }
+        }
+    }
+
+    /**
+     * Every live lock counted over the recent past, for the health check: since the older of two marks, which
+     * {@code nowNanos} moves on once the newer is {@code windowNanos} old. A check that runs at least once a window
+     * so sees between one and two windows; the first checks see each lock since its creation or the last reset.
+     */
+    List<LockSnapshot> recentSnapshot(long nowNanos, long windowNanos) {
+        java.util.Map<Object, LockSnapshot> now = new java.util.IdentityHashMap<>(); // counts since creation
+        for (LockFacade f : liveFacadesLocked()) {
+            now.put(f, new LockSnapshot(f.name(), f.policyKey(), f.strategy(), (LockCounts) f.statistics()));
+        }
+        for (ReadWriteFacade f : liveReadWriteFacadesLocked()) {
+            now.put(f, new LockSnapshot(f.name() + " (rw)", f.policyKey(), f.strategy(), (LockCounts) f.statistics()));
+        }
+        synchronized (recentMarks) {
+            recentMarks.moveOn(now, nowNanos, windowNanos);
+            List<LockSnapshot> recent = new ArrayList<>(now.size());
+            for (java.util.Map.Entry<Object, LockSnapshot> e : now.entrySet()) {
+                LockSnapshot lock = e.getValue();
+                LockCounts base = recentMarks.older == null ? null : recentMarks.older.get(e.getKey());
+                recent.add(
+                        base == null
+                                ? lock
+                                : new LockSnapshot(
+                                        lock.name(),
+                                        lock.policyKey(),
+                                        lock.strategy(),
+                                        lock.statistics().minus(base)));
+            }
+            return recent;
+        }
+    }
+
+    /** The health check's two generations of per-lock counts (weak keys); see {@link #recentSnapshot}. */
+    private static final class RecentMarks {
+        /** Counts at the newer mark; guarded by this. */
+        private java.util.Map<Object, LockCounts> newer;
+        /** When the newer mark was taken (System.nanoTime()); guarded by this. */
+        private long newerNanos;
+        /** Counts at the older mark, null before the second mark; guarded by this. */
+        private java.util.Map<Object, LockCounts> older;
+
+        /** Takes a new mark from {@code now} if there is none yet or the newer one is a window old; under this. */
+        void moveOn(java.util.Map<Object, LockSnapshot> now, long nowNanos, long windowNanos) {
+            if (newer != null && nowNanos - newerNanos < windowNanos) {
+                return;
+            }
+            older = newer;
+            newer = new WeakHashMap<>();
+            for (java.util.Map.Entry<Object, LockSnapshot> e : now.entrySet()) {
+                newer.put(e.getKey(), e.getValue().statistics());
+            }
+            newerNanos = nowNanos;
         }
     }
 

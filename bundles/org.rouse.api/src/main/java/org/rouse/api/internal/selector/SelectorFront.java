@@ -38,6 +38,10 @@ import org.slf4j.LoggerFactory;
 @Designate(ocd = SelectorFrontConfig.class)
 // registered by hand (a ServiceFactory), so bnd cannot see it: advertise it for resolvers
 @Capability(namespace = "osgi.service", attribute = "objectClass:List<String>=\"org.rouse.selector.SelectorService\"")
+// the core, registered by hand for the health check of the same bundle (Karaf resolves service requirements)
+@Capability(
+        namespace = "osgi.service",
+        attribute = "objectClass:List<String>=\"org.rouse.api.internal.selector.SelectorFrontCore\"")
 public final class SelectorFront {
 
     /*
@@ -88,6 +92,9 @@ public final class SelectorFront {
     /** The {@code org.rouse:type=Selector} MXBean; written by activate/deactivate only. */
     private Jmx.Registration bean;
 
+    /** The core as a service for {@link SelectorHealthCheck}; written by activate/deactivate only. */
+    private ServiceRegistration<SelectorFrontCore> health;
+
     @Activate
     void activate(BundleContext context, SelectorFrontConfig config) {
         configure(config);
@@ -98,6 +105,7 @@ public final class SelectorFront {
                 new SelectorCommands(core, () -> List.copyOf(views)),
                 SelectorCommands.FUNCTIONS);
         bean = Jmx.register("Selector", new SelectorStatisticsBean(core, () -> List.copyOf(views)));
+        health = context.registerService(SelectorFrontCore.class, core, null);
     }
 
     @Modified
@@ -107,6 +115,11 @@ public final class SelectorFront {
 
     @Deactivate
     void deactivate() {
+        ServiceRegistration<SelectorFrontCore> h = health;
+        health = null;
+        if (h != null) {
+            h.unregister();
+        }
         Jmx.Registration b = bean;
         bean = null;
         if (b != null) {

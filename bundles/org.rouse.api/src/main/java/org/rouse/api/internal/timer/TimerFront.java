@@ -33,6 +33,10 @@ import org.rouse.timer.spi.TimerEngine;
 @Designate(ocd = TimerFrontConfig.class)
 // registered by hand (a ServiceFactory), so bnd cannot see it: advertise it for resolvers
 @Capability(namespace = "osgi.service", attribute = "objectClass:List<String>=\"org.rouse.timer.TimerService\"")
+// the core, registered by hand for the health check of the same bundle (Karaf resolves service requirements)
+@Capability(
+        namespace = "osgi.service",
+        attribute = "objectClass:List<String>=\"org.rouse.api.internal.timer.TimerFrontCore\"")
 public final class TimerFront {
 
     /** The configuration PID of the timer service's policy. */
@@ -44,6 +48,8 @@ public final class TimerFront {
 
     private ServiceRegistration<TimerService> registration;
     private ServiceRegistration<TimerCommands> commands;
+    /** The core as a service for {@link TimerHealthCheck}; written in activate/deactivate (DS serializes them). */
+    private ServiceRegistration<TimerFrontCore> health;
     /** The {@code org.rouse:type=Timer} MXBean; written in activate/deactivate (DS serializes them). */
     private Jmx.Registration bean;
 
@@ -78,6 +84,7 @@ public final class TimerFront {
         commands =
                 GogoCommands.register(context, TimerCommands.class, new TimerCommands(core), TimerCommands.FUNCTIONS);
         bean = Jmx.register("Timer", new TimerStatisticsBean(core));
+        health = context.registerService(TimerFrontCore.class, core, null);
     }
 
     @Modified
@@ -87,6 +94,7 @@ public final class TimerFront {
 
     @Deactivate
     void deactivate() {
+        health.unregister();
         bean.unregister();
         commands.unregister();
         registration.unregister();

@@ -2,6 +2,7 @@ package org.rouse.api.internal.timer;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.rouse.config.ConfigCheck;
 import org.rouse.timer.spi.TimerEngine;
 import org.slf4j.Logger;
@@ -20,6 +21,9 @@ public final class TimerFrontCore {
     private volatile TimerPolicy policy = TimerPolicy.DEFAULTS;
 
     private final Set<BundleTimerView> views = ConcurrentHashMap.newKeySet();
+
+    /** Lateness of the last minute (or the health check's window) over every view; written by handler starts. */
+    private final LatenessWindow recentLateness = new LatenessWindow(TimeUnit.SECONDS.toNanos(60));
 
     public TimerFrontCore() {
         dispatch.afterSwap(this::reissueQueuedRuns);
@@ -103,6 +107,11 @@ public final class TimerFrontCore {
             view.counters().reset();
             view.forEachOwner(Owner::resetStatistics);
         }
+    }
+
+    /** The lateness of every view's handlers over the recent window (for the health check). */
+    LatenessWindow recentLateness() {
+        return recentLateness;
     }
 
     /** Timer swaps done so far, and how long the last one paused scheduling. */

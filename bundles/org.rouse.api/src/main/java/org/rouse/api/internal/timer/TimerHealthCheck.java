@@ -1,0 +1,85 @@
+package org.rouse.api.internal.timer;
+
+import java.util.List;
+import org.apache.felix.hc.api.HealthCheck;
+import org.apache.felix.hc.api.Result;
+import org.osgi.service.component.annotations.Activate;
+import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.Modified;
+import org.osgi.service.component.annotations.Reference;
+import org.osgi.service.metatype.annotations.Designate;
+import org.rouse.api.internal.HealthFinding;
+import org.rouse.api.internal.HealthResults;
+import org.rouse.config.ConfigCheck;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The timer service's Felix health check (tags {@code rouse}, {@code rouse-timer}): WARN without a timer engine
+ * (the standby engine stands in), WARN or CRITICAL when the p99 lateness of the recent window reaches its thresholds,
+ * CRITICAL for each handler running longer than the stuck threshold. Thresholds: PID {@value #PID}
+ * ({@link TimerHealthConfig}).
+ *
+ * <pre>
+ * g! hc:exec -t rouse-timer
+ * </pre>
+ *
+ * <p>A delayed component: SCR loads this class (which names the optional {@code org.apache.felix.hc.api}) only when
+ * Felix HC's executor gets the service. It holds no state of its own: the window and the running handlers are the
+ * front's ({@link TimerFrontCore}), so a check that SCR disposes between executions loses nothing.
+ */
+@Component(
+        service = HealthCheck.class,
+        configurationPid = TimerHealthCheck.PID,
+        property = {
+            HealthCheck.NAME + "=Rouse timer service",
+            HealthCheck.TAGS + "=" + HealthResults.TAG,
+            HealthCheck.TAGS + "=rouse-timer"
+        })
+@Designate(ocd = TimerHealthConfig.class)
+public final class TimerHealthCheck implements HealthCheck {
+
+    /** The configuration PID of the thresholds. */
+    public static final String PID = "org.rouse.timer.health";
+
+    private static final Logger LOG = LoggerFactory.getLogger(TimerHealthCheck.class);
+
+    /** The timer front's core, registered by {@link TimerFront} while it is active. */
+    @Reference
+    TimerFrontCore core;
+
+    /** The last good thresholds; written by activate/modified (DS serializes them), read by execute. */
+    private volatile TimerHealth health = TimerHealth.DEFAULTS;
+
+    @Activate
+    @Modified
+    void configure(TimerHealthConfig config) {
+        apply(config);
+    }
+
+    /** Validates and applies {@code config}, or logs why not and keeps the last good one; returns whether applied. */
+    boolean apply(TimerHealthConfig config) {
+        ConfigCheck check = new ConfigCheck(PID);
+        TimerHealth next = TimerHealth.from(config, check);
+        if (next == null) {
+            LOG.error(check.rejection());
+            return false;
+        }
+        health = next;
+        core.recentLateness().resize(next.windowNanos());
+        return true;
+    }
+
+    /** The thresholds in force. */
+    TimerHealth health() {
+        return health;
+    }
+
+    @Override
+    public Result execute() {
+        TimerHealth h = health;
+        List<HealthFinding> findings = h.evaluate(
+                core.dispatch().engineName(), core.recentLateness().snapshot(System.nanoTime()), core.owners());
+        return HealthResults.of(findings);
+    }
+}
