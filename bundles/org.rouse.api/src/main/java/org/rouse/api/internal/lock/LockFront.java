@@ -16,6 +16,7 @@ import org.rouse.api.internal.BundleViews;
 import org.rouse.api.internal.GogoCommands;
 import org.rouse.api.internal.Jmx;
 import org.rouse.api.internal.RankedEngines;
+import org.rouse.api.internal.console.ConsoleSource;
 import org.rouse.lock.LockService;
 import org.rouse.lock.spi.LockEngine;
 
@@ -42,6 +43,8 @@ public final class LockFront {
     private ServiceRegistration<LockCommands> commands;
     /** The {@code org.rouse:type=Lock} MXBean; written in activate/deactivate. */
     private Jmx.Registration bean;
+    /** The source of the console page's lock figures; written in activate/deactivate. */
+    private ServiceRegistration<ConsoleSource> console;
 
     @Reference(
             service = LockEngine.class,
@@ -77,7 +80,9 @@ public final class LockFront {
         registration = BundleViews.register(context, LockService.class, core::newView, BundleLockView::release);
         commands = GogoCommands.register(
                 context, LockCommands.class, new LockCommands(core, context), LockCommands.FUNCTIONS);
-        bean = Jmx.register("Lock", new LockStatisticsBean(core));
+        LockStatisticsBean statistics = new LockStatisticsBean(core);
+        bean = Jmx.register("Lock", statistics);
+        console = ConsoleSource.register(context, "lock", statistics::read);
     }
 
     @Modified
@@ -87,6 +92,11 @@ public final class LockFront {
 
     @Deactivate
     void deactivate() {
+        ServiceRegistration<ConsoleSource> s = console;
+        console = null;
+        if (s != null) {
+            s.unregister();
+        }
         Jmx.Registration b = bean;
         bean = null;
         if (b != null) {
