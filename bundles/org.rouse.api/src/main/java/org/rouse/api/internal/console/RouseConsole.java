@@ -10,6 +10,7 @@ import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
+import org.osgi.service.component.annotations.ConfigurationPolicy;
 import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
@@ -33,7 +34,9 @@ import org.slf4j.LoggerFactory;
  */
 @Component(
         immediate = true,
-        service = {})
+        service = {},
+        // takes no configuration, so it needs no Metatype description
+        configurationPolicy = ConfigurationPolicy.IGNORE)
 public final class RouseConsole {
 
     private static final Logger LOG = LoggerFactory.getLogger(RouseConsole.class);
