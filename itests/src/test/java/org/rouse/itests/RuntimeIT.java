@@ -95,8 +95,8 @@ public class RuntimeIT extends RouseTestSupport {
                 .toList();
         assertTrue(registered.toString(), registered.contains("org.rouse.api.internal.console.ConsoleSource"));
         assertFalse(registered.toString(), registered.contains("javax.servlet.Servlet"));
-        assertTrue(rouseComponents().stream()
-                .anyMatch(c -> c.name.equals("org.rouse.api.internal.console.RouseConsole")));
+        assertTrue(
+                rouseComponents().stream().anyMatch(c -> c.name.equals("org.rouse.api.internal.console.RouseConsole")));
     }
 
     @Test
