@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
@@ -34,11 +35,21 @@ final class Check {
      */
     static boolean run(BundleContext ctx, StateChanges changes, List<String> earlierProblems, PrintStream out)
             throws InterruptedException {
+        return run(ctx, changes, earlierProblems, Set.of(), out);
+    }
+
+    /**
+     * As {@link #run(BundleContext, StateChanges, List, PrintStream)}, and also requires every other bundle to be
+     * ACTIVE (RESOLVED for a fragment) except those named in {@code off}, which the launcher left stopped on purpose.
+     */
+    static boolean run(
+            BundleContext ctx, StateChanges changes, List<String> earlierProblems, Set<String> off, PrintStream out)
+            throws InterruptedException {
         long deadline = System.nanoTime() + SETTLE_NANOS;
         Reading reading;
         while (true) {
             long seen = changes.version();
-            reading = read(ctx);
+            reading = read(ctx, off);
             long remaining = deadline - System.nanoTime();
             if (reading.problems().isEmpty() || remaining <= 0) {
                 break;
@@ -52,7 +63,23 @@ final class Check {
     }
 
     static Reading read(BundleContext ctx) {
+        return read(ctx, null);
+    }
+
+    /** {@code off}: null checks only the Rouse bundles; otherwise every bundle but these must be ACTIVE too. */
+    static Reading read(BundleContext ctx, Set<String> off) {
         List<String> problems = new ArrayList<>();
+        if (off != null) {
+            for (Bundle bundle : ctx.getBundles()) {
+                String name = bundle.getSymbolicName();
+                if (bundle.getBundleId() != 0
+                        && (name == null || !name.startsWith(ROUSE_PREFIX))
+                        && !off.contains(name)
+                        && !isGood(bundle)) {
+                    problems.add("bundle " + name + " is " + stateName(bundle));
+                }
+            }
+        }
         Bundle[] rouse = Arrays.stream(ctx.getBundles())
                 .filter(b -> b.getSymbolicName() != null && b.getSymbolicName().startsWith(ROUSE_PREFIX))
                 .toArray(Bundle[]::new);

@@ -16,6 +16,7 @@ import org.rouse.api.internal.BundleViews;
 import org.rouse.api.internal.GogoCommands;
 import org.rouse.api.internal.Jmx;
 import org.rouse.api.internal.RankedEngines;
+import org.rouse.api.internal.console.ConsoleSource;
 import org.rouse.lock.LockService;
 import org.rouse.lock.spi.LockEngine;
 
@@ -51,6 +52,8 @@ public final class LockFront {
     private Jmx.Registration bean;
     /** The core as a service for {@link LockHealthCheck}; written in activate/deactivate. */
     private ServiceRegistration<LockFrontCore> health;
+    /** The source of the console page's lock figures; written in activate/deactivate. */
+    private ServiceRegistration<ConsoleSource> console;
 
     @Reference(
             service = LockEngine.class,
@@ -86,7 +89,9 @@ public final class LockFront {
         registration = BundleViews.register(context, LockService.class, core::newView, BundleLockView::release);
         commands = GogoCommands.register(
                 context, LockCommands.class, new LockCommands(core, context), LockCommands.FUNCTIONS);
-        bean = Jmx.register("Lock", new LockStatisticsBean(core));
+        LockStatisticsBean statistics = new LockStatisticsBean(core);
+        bean = Jmx.register("Lock", statistics);
+        console = ConsoleSource.register(context, "lock", statistics::read);
         health = context.registerService(LockFrontCore.class, core, null);
     }
 
@@ -101,6 +106,11 @@ public final class LockFront {
         health = null;
         if (h != null) {
             h.unregister();
+        }
+        ServiceRegistration<ConsoleSource> s = console;
+        console = null;
+        if (s != null) {
+            s.unregister();
         }
         Jmx.Registration b = bean;
         bean = null;

@@ -20,6 +20,7 @@ import org.rouse.api.internal.BundleViews;
 import org.rouse.api.internal.GogoCommands;
 import org.rouse.api.internal.Jmx;
 import org.rouse.api.internal.RankedEngines;
+import org.rouse.api.internal.console.ConsoleSource;
 import org.rouse.config.ConfigCheck;
 import org.rouse.selector.SelectorService;
 import org.rouse.selector.spi.SelectorEngine;
@@ -91,6 +92,8 @@ public final class SelectorFront {
 
     /** The {@code org.rouse:type=Selector} MXBean; written by activate/deactivate only. */
     private Jmx.Registration bean;
+    /** The source of the console page's selector figures; written by activate/deactivate only. */
+    private ServiceRegistration<ConsoleSource> console;
 
     /** The core as a service for {@link SelectorHealthCheck}; written by activate/deactivate only. */
     private ServiceRegistration<SelectorFrontCore> health;
@@ -104,7 +107,9 @@ public final class SelectorFront {
                 SelectorCommands.class,
                 new SelectorCommands(core, () -> List.copyOf(views)),
                 SelectorCommands.FUNCTIONS);
-        bean = Jmx.register("Selector", new SelectorStatisticsBean(core, () -> List.copyOf(views)));
+        SelectorStatisticsBean statistics = new SelectorStatisticsBean(core, () -> List.copyOf(views));
+        bean = Jmx.register("Selector", statistics);
+        console = ConsoleSource.register(context, "selector", statistics::read);
         health = context.registerService(SelectorFrontCore.class, core, null);
     }
 
@@ -119,6 +124,11 @@ public final class SelectorFront {
         health = null;
         if (h != null) {
             h.unregister();
+        }
+        ServiceRegistration<ConsoleSource> s = console;
+        console = null;
+        if (s != null) {
+            s.unregister();
         }
         Jmx.Registration b = bean;
         bean = null;

@@ -17,6 +17,7 @@ import org.rouse.api.internal.BundleViews;
 import org.rouse.api.internal.GogoCommands;
 import org.rouse.api.internal.Jmx;
 import org.rouse.api.internal.RankedEngines;
+import org.rouse.api.internal.console.ConsoleSource;
 import org.rouse.timer.TimerService;
 import org.rouse.timer.spi.TimerEngine;
 
@@ -52,6 +53,8 @@ public final class TimerFront {
     private ServiceRegistration<TimerFrontCore> health;
     /** The {@code org.rouse:type=Timer} MXBean; written in activate/deactivate (DS serializes them). */
     private Jmx.Registration bean;
+    /** The source of the console page's timer figures; written in activate/deactivate (DS serializes them). */
+    private ServiceRegistration<ConsoleSource> console;
 
     @Reference(
             service = TimerEngine.class,
@@ -83,7 +86,9 @@ public final class TimerFront {
         registration = BundleViews.register(context, TimerService.class, core::newView, core::release);
         commands =
                 GogoCommands.register(context, TimerCommands.class, new TimerCommands(core), TimerCommands.FUNCTIONS);
-        bean = Jmx.register("Timer", new TimerStatisticsBean(core));
+        TimerStatisticsBean statistics = new TimerStatisticsBean(core);
+        bean = Jmx.register("Timer", statistics);
+        console = ConsoleSource.register(context, "timer", statistics::read);
         health = context.registerService(TimerFrontCore.class, core, null);
     }
 
@@ -95,6 +100,7 @@ public final class TimerFront {
     @Deactivate
     void deactivate() {
         health.unregister();
+        console.unregister();
         bean.unregister();
         commands.unregister();
         registration.unregister();
