@@ -10,6 +10,7 @@ import org.osgi.service.component.annotations.Deactivate;
 import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.metatype.annotations.Designate;
 import org.rouse.config.ConfigCheck;
+import org.rouse.jobs.spi.JobPlacement;
 import org.rouse.lock.spi.ClusterLockProvider;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,7 +18,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The cluster bundle's DS component: active only with a configuration of PID {@value ClusterSettings#PID}; with a
  * valid one that has a {@code connect.string}, it joins the ZooKeeper ensemble and registers a
- * {@link ClusterLockProvider}, which the lock front consults for names matching {@code lock.patterns}.
+ * {@link ClusterLockProvider}, which the lock front consults for names matching {@code lock.patterns}, and a
+ * {@link JobPlacement}, which the jobs bundle consults for jobs with {@code scheduler.runOn}.
  *
  * <pre>
  * # etc/org.rouse.cluster.cfg (Karaf) or conf/org.rouse.cluster.cfg (the Rouse runtime)
@@ -45,6 +47,8 @@ public final class ClusterComponent {
     private ClusterNode node;
     /** The lock provider's registration, or null; written with node. */
     private ServiceRegistration<ClusterLockProvider> lockRegistration;
+    /** The job placement's registration, or null; written with node. */
+    private ServiceRegistration<JobPlacement> jobsRegistration;
 
     @Activate
     void activate(BundleContext context, ClusterConfig config) {
@@ -89,9 +93,15 @@ public final class ClusterComponent {
         Hashtable<String, Object> properties = new Hashtable<>();
         properties.put("lock.patterns", settings.lockPatterns().toArray(new String[0]));
         lockRegistration = context.registerService(ClusterLockProvider.class, node.locks(), properties);
+        jobsRegistration = context.registerService(JobPlacement.class, node.jobs(), new Hashtable<>());
     }
 
     private void leave() {
+        ServiceRegistration<JobPlacement> jobs = jobsRegistration;
+        jobsRegistration = null;
+        if (jobs != null) {
+            jobs.unregister();
+        }
         ServiceRegistration<ClusterLockProvider> locks = lockRegistration;
         lockRegistration = null;
         if (locks != null) {

@@ -1,6 +1,7 @@
 package org.rouse.cluster.internal;
 
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -13,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * This process's membership in the cluster, without OSGi: one Curator client built from {@link ClusterSettings},
- * and the {@link ZkLockProvider} on it. {@link ClusterComponent} makes one per good
+ * the {@link ZkLockProvider} and the {@link ZkJobPlacement} on it. {@link ClusterComponent} makes one per good
  * configuration; tests make several in one JVM (each a "node").
  *
  * <pre>{@code
@@ -41,15 +42,22 @@ final class ClusterNode implements AutoCloseable {
     private final ClusterSettings settings;
     private final CuratorFramework client;
     private final ZkLockProvider locks;
+    private final ZkJobPlacement jobs;
 
-    private ClusterNode(ClusterSettings settings, CuratorFramework client) {
+    private ClusterNode(ClusterSettings settings, CuratorFramework client, String nodeId) {
         this.settings = settings;
         this.client = client;
         this.locks = new ZkLockProvider(client, settings);
+        this.jobs = new ZkJobPlacement(client, nodeId);
     }
 
     /** Builds and starts the client; it connects in the background (locks wait for it). */
     static ClusterNode start(ClusterSettings settings) {
+        return start(settings, UUID.randomUUID().toString());
+    }
+
+    /** As {@link #start(ClusterSettings)}, with this node's id among the job placement's members. */
+    static ClusterNode start(ClusterSettings settings, String nodeId) {
         List<ACL> acl = settings.digestBytes() == null ? ZooDefs.Ids.OPEN_ACL_UNSAFE : ZooDefs.Ids.CREATOR_ALL_ACL;
         CuratorFrameworkFactory.Builder builder = CuratorFrameworkFactory.builder()
                 .connectString(settings.connectString())
@@ -68,8 +76,8 @@ final class ClusterNode implements AutoCloseable {
                     ClusterSettings.PID);
         }
         CuratorFramework client = builder.build();
-        ClusterNode node = new ClusterNode(settings, client);
         client.start();
+        ClusterNode node = new ClusterNode(settings, client, nodeId);
         LOG.info("Joined the Rouse cluster: {}", settings);
         return node;
     }
@@ -77,6 +85,11 @@ final class ClusterNode implements AutoCloseable {
     /** The cluster lock provider of this node. */
     ZkLockProvider locks() {
         return locks;
+    }
+
+    /** The job placement of this node. */
+    ZkJobPlacement jobs() {
+        return jobs;
     }
 
     /** The Curator client (tests expire its session). */
@@ -93,9 +106,10 @@ final class ClusterNode implements AutoCloseable {
         return client.blockUntilConnected((int) Math.min(Integer.MAX_VALUE, millis), TimeUnit.MILLISECONDS);
     }
 
-    /** Invalidates every hold, then closes the session (its ephemeral nodes go with it). */
+    /** Leaves every job, invalidates every hold, then closes the session (its ephemeral nodes go with it). */
     @Override
     public void close() {
+        jobs.close();
         locks.close();
         client.close();
         LOG.info("Left the Rouse cluster {}", ClusterSettings.redact(settings.connectString()));
