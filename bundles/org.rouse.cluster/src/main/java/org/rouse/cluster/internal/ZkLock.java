@@ -7,8 +7,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.Condition;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
+import org.apache.curator.framework.recipes.locks.LockInternalsDriver;
+import org.apache.curator.framework.recipes.locks.StandardLockInternalsDriver;
+import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.data.Stat;
 import org.rouse.lock.FencedLock;
 import org.rouse.lock.LockStatistics;
@@ -42,7 +46,9 @@ final class ZkLock implements FencedLock {
      * too, since the high 32 bits are the leader's epoch); M. Kleppmann, "How to do distributed locking" (2016),
      * fencing tokens.
      *
-     * Fencing token = the czxid of the holder's own lock node, read with one exists() after the grant. Why it grows
+     * Fencing token = the czxid of the holder's own lock node: for a mutex, captured from the create's own Stat (the
+     * lock driver creates the node with storingStatIn), so no extra round trip; for read-write locks (whose drivers
+     * are Curator's own), and after a protected create recovered from a connection loss, read with one exists(). Why it grows
      * with every grant: a writer (or a mutex holder) is granted only once every node created before its own is gone,
      * and every later grant, of either kind, goes to a node that did not exist then (an earlier node would still block
      * the writer), so to a node created later, with a larger zxid. The sequence suffix of the node's name is not used:
@@ -58,7 +64,8 @@ final class ZkLock implements FencedLock {
      * Invariants. valid(hold) == (hold.epoch == provider.epoch()): see ZkLockProvider. A hold's loss is reported at
      * most once (Hold.reported).
      *
-     * Costs. An outermost acquisition: Curator's create + getChildren (+ a watch when contended) and one exists();
+     * Costs. An outermost acquisition: Curator's create + getChildren (+ a watch when contended), and for read-write
+     * locks one exists();
      * a reentrant one: a map look-up. isValid(): a map look-up and a volatile read.
      */
 
@@ -69,6 +76,8 @@ final class ZkLock implements FencedLock {
     private final String kind;
     private final InterProcessMutex mutex;
     private final Supplier<String> lockPath;
+    /** The czxid the calling thread's lock node was created with, if the driver captured it (else 0). */
+    private final ToLongFunction<String> createdCzxid;
     /** Holding threads of this process; concurrent map, a thread adds and removes only its own entry. */
     private final ConcurrentHashMap<Thread, Hold> holds = new ConcurrentHashMap<>();
     /** Loss listeners; copy-on-write list. */
@@ -80,28 +89,75 @@ final class ZkLock implements FencedLock {
     /** Holds reported lost; a LongAdder. */
     private final LongAdder losses = new LongAdder();
 
-    ZkLock(ZkLockProvider provider, String name, String kind, InterProcessMutex mutex, Supplier<String> lockPath) {
+    ZkLock(
+            ZkLockProvider provider,
+            String name,
+            String kind,
+            InterProcessMutex mutex,
+            Supplier<String> lockPath,
+            ToLongFunction<String> createdCzxid) {
         this.provider = provider;
         this.name = name;
         this.kind = kind;
         this.mutex = mutex;
         this.lockPath = lockPath;
+        this.createdCzxid = createdCzxid;
     }
 
     /** A plain cluster mutex at {@code path}. */
     static ZkLock mutex(ZkLockProvider provider, String name, String path) {
-        PathMutex mutex = new PathMutex(provider.client(), path);
-        return new ZkLock(provider, name, "cluster", mutex, mutex::path);
+        StatDriver driver = new StatDriver();
+        PathMutex mutex = new PathMutex(provider.client(), path, driver);
+        return new ZkLock(provider, name, "cluster", mutex, mutex::path, driver::czxidOf);
     }
 
     /** Curator's mutex, with the path of the calling thread's own lock node exposed. */
     private static final class PathMutex extends InterProcessMutex {
-        PathMutex(CuratorFramework client, String path) {
-            super(client, path);
+        PathMutex(CuratorFramework client, String path, LockInternalsDriver driver) {
+            super(client, path, driver);
         }
 
         String path() {
             return getLockPath();
+        }
+    }
+
+    /**
+     * Curator's standard driver, but the lock node's create also returns its Stat, so the fencing token needs no
+     * extra read: the create that made the node is the one whose czxid is wanted.
+     */
+    private static final class StatDriver extends StandardLockInternalsDriver {
+        /** The calling thread's last created lock node and its czxid; thread-confined. */
+        private final ThreadLocal<Object[]> created = new ThreadLocal<>();
+
+        @Override
+        public String createsTheLock(CuratorFramework client, String path, byte[] lockNodeBytes) throws Exception {
+            Stat stat = new Stat();
+            String ours = lockNodeBytes == null
+                    ? client.create()
+                            .storingStatIn(stat)
+                            .creatingParentContainersIfNeeded()
+                            .withProtection()
+                            .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                            .forPath(path)
+                    : client.create()
+                            .storingStatIn(stat)
+                            .creatingParentContainersIfNeeded()
+                            .withProtection()
+                            .withMode(CreateMode.EPHEMERAL_SEQUENTIAL)
+                            .forPath(path, lockNodeBytes);
+            created.set(new Object[] {ours, stat.getCzxid()});
+            return ours;
+        }
+
+        /**
+         * The czxid captured when the calling thread created {@code path}, or 0 (a protected create recovered after a
+         * connection loss fills no Stat).
+         */
+        long czxidOf(String path) {
+            Object[] last = created.get();
+            created.remove();
+            return last != null && last[0].equals(path) ? (Long) last[1] : 0;
         }
     }
 
@@ -243,13 +299,16 @@ final class ZkLock implements FencedLock {
         if (!got) {
             return false;
         }
-        long token;
-        try {
-            Stat stat = provider.client().checkExists().forPath(lockPath.get());
-            token = stat == null ? -1 : stat.getCzxid();
-        } catch (Exception e) {
-            LOG.debug("Reading the fencing token of cluster lock {} failed", name, e);
-            token = -1;
+        String path = lockPath.get();
+        long token = path == null ? 0 : createdCzxid.applyAsLong(path);
+        if (token <= 0) {
+            try {
+                Stat stat = provider.client().checkExists().forPath(path);
+                token = stat == null ? -1 : stat.getCzxid();
+            } catch (Exception e) {
+                LOG.debug("Reading the fencing token of cluster lock {} failed", name, e);
+                token = -1;
+            }
         }
         if (token < 0) {
             // the node is gone (session lost) or unreadable: give the grant back and start again

@@ -25,8 +25,8 @@ final class ZkReadWriteLock implements FencedReadWriteLock {
         this.name = name;
         InterProcessReadWriteLock.ReadLock readMutex = lock.readLock();
         InterProcessReadWriteLock.WriteLock writeMutex = lock.writeLock();
-        this.read = new ZkLock(provider, name, "cluster-read", readMutex, readMutex::getLockPath);
-        this.write = new ZkLock(provider, name, "cluster-write", writeMutex, writeMutex::getLockPath);
+        this.read = new ZkLock(provider, name, "cluster-read", readMutex, readMutex::getLockPath, path -> 0);
+        this.write = new ZkLock(provider, name, "cluster-write", writeMutex, writeMutex::getLockPath, path -> 0);
     }
 
     @Override
