@@ -106,7 +106,7 @@ public final class JobCommands {
                             Duration.between(s.lastStart(), now).toMillis() / 1e3);
             String schedule = job.spec.describe()
                     + (job.spec.concurrent() ? " concurrent" : "")
-                    + (job.spec.runOn() == null ? "" : " runOn=" + job.spec.runOn() + "(local)");
+                    + (job.spec.runOn() == null ? "" : " runOn=" + job.spec.runOn() + "(" + job.placementState() + ")");
             out.append(String.format(
                     Locale.ROOT,
                     "%-24s %-32s %-22s %9s %10s %6d %5d %5d %3d  %-18s %s%n",

@@ -22,8 +22,10 @@ import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.metatype.annotations.Designate;
 import org.rouse.config.ConfigCheck;
+import org.rouse.jobs.spi.JobPlacement;
 import org.rouse.timer.TimerService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -130,6 +132,24 @@ public final class JobWhiteboard {
 
     void unbindCallable(ServiceReference<Callable<?>> reference) {
         core.remove(serviceId(reference), CALLABLE);
+    }
+
+    /**
+     * The cluster's job placement (optional, greedy): runOn jobs run where it says; without it they run here.
+     */
+    @Reference(
+            service = JobPlacement.class,
+            cardinality = ReferenceCardinality.OPTIONAL,
+            policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY,
+            unbind = "unbindPlacement")
+    void bindPlacement(JobPlacement placement) {
+        core.placement(placement);
+    }
+
+    /** DS binds a replacement before it unbinds the old one, so only the placement in use is cleared. */
+    void unbindPlacement(JobPlacement placement) {
+        core.placementGone(placement);
     }
 
     /** Applies a valid configuration; an invalid one is logged whole and the last good one stays. */

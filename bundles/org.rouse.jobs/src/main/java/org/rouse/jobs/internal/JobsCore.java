@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
+import org.rouse.jobs.spi.JobPlacement;
 import org.rouse.timer.TimerService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,6 +45,8 @@ final class JobsCore {
     private final Map<Long, Job> jobs = new LinkedHashMap<>();
     /** Guarded by this. */
     private boolean closed;
+    /** The cluster's job placement, or null (runOn jobs run here); guarded by this. */
+    private JobPlacement placement;
 
     JobsCore(TimerService timers, Executor executor) {
         this.timers = timers;
@@ -99,7 +102,7 @@ final class JobsCore {
                     serviceId,
                     spec.notes());
         }
-        if (spec.runOn() != null) {
+        if (spec.runOn() != null && placement == null) {
             LOG.info(
                     "Job {} (bundle {}, service.id {}) has scheduler.runOn={}: no cluster bundle is present, so it"
                             + " runs on this node like any other job",
@@ -123,6 +126,7 @@ final class JobsCore {
             return false;
         }
         jobs.put(serviceId, job);
+        place(job);
         LOG.debug("Job {} (bundle {}, service.id {}) scheduled: {}", spec.name(), bundle, serviceId, spec.describe());
         return true;
     }
@@ -133,8 +137,71 @@ final class JobsCore {
         if (job != null && job.kind.equals(kind)) {
             jobs.remove(serviceId);
             job.stop();
+            unplace(job);
         }
     }
+
+    /**
+     * Sets the cluster's job placement (null: every job runs here): every runOn job leaves the old one and joins the
+     * new one.
+     */
+    synchronized void placement(JobPlacement next) {
+        if (next == placement) {
+            return;
+        }
+        for (Job job : jobs.values()) {
+            unplace(job);
+        }
+        placement = next;
+        for (Job job : jobs.values()) {
+            place(job);
+        }
+    }
+
+    /** Clears the placement if it is {@code gone} (a replacement bound first stays). */
+    synchronized void placementGone(JobPlacement gone) {
+        if (placement == gone) {
+            placement(null);
+        }
+    }
+
+    /** Under this. */
+    private void place(Job job) {
+        if (job.spec.runOn() == null || placement == null) {
+            return;
+        }
+        try {
+            job.placement(placement.join(job.spec.name(), job.spec.runOn()));
+        } catch (RuntimeException e) {
+            LOG.error(
+                    "Job {} ({}) could not join the cluster's job placement; it runs nowhere until the placement"
+                            + " service changes",
+                    job.spec.name(),
+                    job.bundle,
+                    e);
+            job.placement(NOWHERE);
+        }
+    }
+
+    /** Under this. */
+    private static void unplace(Job job) {
+        JobPlacement.Membership old = job.placement();
+        job.placement(null);
+        if (old != null) {
+            old.close();
+        }
+    }
+
+    /** A membership that never runs the job. */
+    private static final JobPlacement.Membership NOWHERE = new JobPlacement.Membership() {
+        @Override
+        public boolean runsHere() {
+            return false;
+        }
+
+        @Override
+        public void close() {}
+    };
 
     /** The job named {@code name}, if any. */
     synchronized Optional<Job> byName(String name) {
@@ -151,6 +218,7 @@ final class JobsCore {
         closed = true;
         for (Job job : jobs.values()) {
             job.stop();
+            unplace(job);
         }
         jobs.clear();
     }

@@ -11,6 +11,7 @@ import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.metatype.annotations.Designate;
 import org.rouse.api.internal.BundleViews;
 import org.rouse.api.internal.GogoCommands;
@@ -18,6 +19,7 @@ import org.rouse.api.internal.Jmx;
 import org.rouse.api.internal.RankedEngines;
 import org.rouse.api.internal.console.ConsoleSource;
 import org.rouse.lock.LockService;
+import org.rouse.lock.spi.ClusterLockProvider;
 import org.rouse.lock.spi.LockEngine;
 
 /**
@@ -81,6 +83,25 @@ public final class LockFront {
         synchronized (engines) {
             core.swapTo(engines.remove(reference));
         }
+    }
+
+    /**
+     * The best-ranked cluster lock provider (optional, greedy: a better-ranked one replaces it); consulted by name at
+     * look-up only.
+     */
+    @Reference(
+            service = ClusterLockProvider.class,
+            cardinality = ReferenceCardinality.OPTIONAL,
+            policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY,
+            unbind = "unbindCluster")
+    void bindCluster(ClusterLockProvider provider) {
+        core.clusterLocks(provider);
+    }
+
+    /** DS binds a replacement before it unbinds the old provider, so only the provider still in use is cleared. */
+    void unbindCluster(ClusterLockProvider provider) {
+        core.clusterLocksGone(provider);
     }
 
     @Activate

@@ -12,6 +12,7 @@ import org.rouse.api.internal.Arguments;
 import org.rouse.api.internal.events.RouseEvents;
 import org.rouse.config.ConfigCheck;
 import org.rouse.lock.SwappableLock;
+import org.rouse.lock.spi.ClusterLockProvider;
 import org.rouse.lock.spi.LockEngine;
 import org.rouse.lock.spi.LockPrimitive;
 import org.rouse.lock.spi.ReadWritePrimitive;
@@ -42,6 +43,8 @@ public final class LockFrontCore {
      * Invariants.
      * 1. Swapping a facade never blocks (see LockFacade), so it is safe under the monitor.
      * 2. Lock order: view/shared maps, then this monitor; the monitor never calls into a view.
+     * 3. Cluster routing is decided when a lock is looked up by name, never in lock()/unlock(): the only cost a
+     *    local look-up pays for it is one volatile read of clusterLocks (null without the cluster bundle).
      */
 
     /** The PID of the front's configuration. */
@@ -70,6 +73,8 @@ public final class LockFrontCore {
      * Guarded by themselves ({@code recentMarks}), never taken with this front's monitor held.
      */
     private final RecentMarks recentMarks = new RecentMarks();
+    /** The cluster lock provider consulted by name, or null; volatile for lock-free reads, written under this. */
+    private volatile ClusterLockProvider clusterLocks;
     /** Numbers anonymous locks; incremented atomically. */
     private final AtomicLong anonymous = new AtomicLong();
 
@@ -160,6 +165,27 @@ public final class LockFrontCore {
                 next == null ? null : next.name(),
                 System.nanoTime() - start,
                 facades.size() + readWriteFacades.size());
+    }
+
+    /**
+     * Sets the provider of cluster locks consulted when a lock is looked up by name ({@code null}: every lock is
+     * local). Locks already handed out keep their provider.
+     */
+    public synchronized void clusterLocks(ClusterLockProvider provider) {
+        clusterLocks = provider;
+    }
+
+    /** Clears the cluster provider if it is {@code provider} (a replacement bound first stays). */
+    public synchronized void clusterLocksGone(ClusterLockProvider provider) {
+        if (clusterLocks == provider) {
+            clusterLocks = null;
+        }
+    }
+
+    /** The cluster provider that handles {@code name}, or null when the name is a local lock. */
+    ClusterLockProvider clusterFor(String name) {
+        ClusterLockProvider provider = clusterLocks;
+        return provider != null && provider.handles(name) ? provider : null;
     }
 
     /** A new view for one consuming bundle. */
