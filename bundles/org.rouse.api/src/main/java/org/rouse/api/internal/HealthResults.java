@@ -13,7 +13,7 @@ import org.apache.felix.hc.api.Result;
  */
 public final class HealthResults {
 
-    /** The tag every Rouse check carries ({@code hc:exec -t rouse}). */
+    /** The tag every Rouse check carries ({@code hc:exec rouse}). */
     public static final String TAG = "rouse";
 
     private HealthResults() {}

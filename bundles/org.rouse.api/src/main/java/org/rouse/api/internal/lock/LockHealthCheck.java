@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * the recent window reaches the threshold. Thresholds: PID {@value #PID} ({@link LockHealthConfig}).
  *
  * <pre>
- * g! hc:exec -t rouse-lock
+ * g! hc:exec rouse-lock
  * </pre>
  *
  * <p>Waits are sampled as {@code rouse:locks} samples them (the first contended acquisition of a lock and one in 8

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * {@value #PID} ({@link SelectorHealthConfig}).
  *
  * <pre>
- * g! hc:exec -t rouse-selector
+ * g! hc:exec rouse-selector
  * </pre>
  *
  * <p>A delayed component: SCR loads this class (which names the optional {@code org.apache.felix.hc.api}) only when

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * ({@link TimerHealthConfig}).
  *
  * <pre>
- * g! hc:exec -t rouse-timer
+ * g! hc:exec rouse-timer
  * </pre>
  *
  * <p>A delayed component: SCR loads this class (which names the optional {@code org.apache.felix.hc.api}) only when
