@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
 import org.rouse.config.ConfigCheck;
+import org.rouse.config.Globs;
 
 /**
  * A validated configuration of the cluster bundle. {@link #toString()} never shows the digest password, and the
@@ -92,7 +93,7 @@ record ClusterSettings(
                 ns,
                 digest,
                 List.copyOf(patterns),
-                Pattern.compile(toRegex(patterns)));
+                Globs.compileAny(patterns));
     }
 
     /** Whether a connect string is set: otherwise the bundle stays off. */
@@ -113,34 +114,6 @@ record ClusterSettings(
     /** The connect string with every {@code user:password@} (or {@code user@}) part replaced by {@code ***@}. */
     static String redact(String connectString) {
         return connectString == null ? null : connectString.replaceAll("[^,/@]+@", "***@");
-    }
-
-    private static String toRegex(List<String> globs) {
-        if (globs.isEmpty()) {
-            return "(?!)"; // matches nothing
-        }
-        StringBuilder regex = new StringBuilder();
-        for (String glob : globs) {
-            if (regex.length() > 0) {
-                regex.append('|');
-            }
-            StringBuilder literal = new StringBuilder();
-            for (char c : glob.toCharArray()) {
-                if (c == '*' || c == '?') {
-                    if (literal.length() > 0) {
-                        regex.append(Pattern.quote(literal.toString()));
-                        literal.setLength(0);
-                    }
-                    regex.append(c == '*' ? ".*" : ".");
-                } else {
-                    literal.append(c);
-                }
-            }
-            if (literal.length() > 0) {
-                regex.append(Pattern.quote(literal.toString()));
-            }
-        }
-        return regex.toString();
     }
 
     @Override
