@@ -111,30 +111,37 @@ final class Check {
         return new Reading(components, problems);
     }
 
+    /**
+     * Prints the report in one write: the log lines other threads write to stderr at the same time must not split
+     * a state line when both streams go to one file ({@code --check >out 2>&1}).
+     */
     private static void print(BundleContext ctx, Reading reading, PrintStream out) {
+        StringBuilder report = new StringBuilder();
         for (Bundle bundle : ctx.getBundles()) {
-            out.printf(
+            report.append(String.format(
                     "[rouse] bundle    %-45s %-22s %s%n",
-                    bundle.getSymbolicName(), bundle.getVersion(), stateName(bundle));
+                    bundle.getSymbolicName(), bundle.getVersion(), stateName(bundle)));
         }
         for (ComponentStates.Component component : reading.components()) {
-            out.printf(
+            report.append(String.format(
                     "[rouse] component %-45s %-60s %s%n",
                     component.bundle(),
                     component.name(),
                     component.delayed() && component.state().equals("SATISFIED")
                             ? "SATISFIED (delayed: activated by its first user)"
-                            : component.state());
+                            : component.state()));
         }
         if (reading.problems().isEmpty()) {
-            out.printf(
+            report.append(String.format(
                     "[rouse] check passed: all %s* bundles and their %d component(s) are ACTIVE (delayed ones"
                             + " SATISFIED)%n",
-                    ROUSE_PREFIX, reading.components().size());
+                    ROUSE_PREFIX, reading.components().size()));
         } else {
-            out.println("[rouse] check FAILED:");
-            reading.problems().forEach(p -> out.println("[rouse]   " + p));
+            report.append(String.format("[rouse] check FAILED:%n"));
+            reading.problems().forEach(p -> report.append(String.format("[rouse]   %s%n", p)));
         }
+        out.print(report);
+        out.flush();
     }
 
     private static boolean isGood(Bundle bundle) {
