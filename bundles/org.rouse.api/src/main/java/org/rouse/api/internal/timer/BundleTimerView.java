@@ -63,11 +63,6 @@ public final class BundleTimerView implements TimerService {
         return core.policy();
     }
 
-    /** The front's lateness window, which every view's handler starts feed. */
-    LatenessWindow recentLateness() {
-        return core.recentLateness();
-    }
-
     TimerCounters counters() {
         return counters;
     }

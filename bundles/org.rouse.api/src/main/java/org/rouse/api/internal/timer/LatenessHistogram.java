@@ -33,6 +33,11 @@ final class LatenessHistogram {
         sum.add(drain());
     }
 
+    /** Every sample so far as its recorded buckets (for {@link LatenessWindow}'s differences). */
+    synchronized LatenessWindow.Buckets buckets() {
+        return LatenessWindow.Buckets.of(drain());
+    }
+
     /** Forgets every sample. */
     synchronized void reset() {
         recorder.reset();

@@ -1,143 +1,187 @@
 package org.rouse.api.internal.timer;
 
+import java.util.ArrayDeque;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.WeakHashMap;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 import org.rouse.stats.Percentiles;
 
 /**
- * Timer lateness of the recent past: the samples of the last {@code window}, in {@value #SLICES} time slices, from any
- * thread, 2 significant digits. The health check reads it; {@link LatenessHistogram} keeps everything since start.
+ * Timer lateness of the recent past, derived when it is asked for: the difference between the views' cumulative
+ * lateness histograms ({@link LatenessHistogram}, which the statistics keep anyway) now and at a mark this object took
+ * at an earlier {@link #recent} call, no more than the window ago. A handler start records nothing here.
+ *
+ * <p>What a call covers: from the oldest mark that is at most {@link #windowNanos()} old to now. Marks are taken by
+ * the calls themselves, at most one per {@value #SLICES}th of the window, so a caller that asks at least that often
+ * sees between 5/6 of the window and all of it. A caller that asks less often sees since its previous call (longer
+ * than the window: there is no mark in between), and the first call sees since this object was created. {@link
+ * Recent#spanNanos()} says which span a result covers.
  *
  * <pre>{@code
- * LatenessWindow recent = new LatenessWindow(TimeUnit.SECONDS.toNanos(60));
- * recent.record(start - deadline, start);         // on every handler start
- * Percentiles lastMinute = recent.snapshot(System.nanoTime());
+ * LatenessWindow window = new LatenessWindow(TimeUnit.SECONDS.toNanos(60), System.nanoTime());
+ * Recent recent = window.recent(System.nanoTime(), views);   // views: every live view's LatenessHistogram
+ * long p99 = recent.lateness().p99Nanos();
  * }</pre>
+ *
+ * <p>Thread-safe: calls are serialized on this object's monitor; each reads a view's histogram under that histogram's
+ * monitor, as a JMX read does.
  */
 final class LatenessWindow {
 
     /*
      * Implementation notes.
      *
-     * Layout. The window is cut into slices of width `sliceNanos` = window / SLICES; slice number e = floor(now /
-     * sliceNanos) lives in slots[e mod (SLICES + 1)], each a Recorder (wait-free for recording threads) plus the
-     * histogram of what readers have drained from it. A snapshot merges the slots holding the last SLICES slice
-     * numbers, so it covers between (SLICES - 1) and SLICES slice widths: 50 to 60 s of a 60 s window. The extra
-     * slot is the one being reused next, so a reader never merges a slot that a recorder is resetting for a new slice.
+     * Sources. The difference of two cumulative HdrHistograms, bucket by bucket, as ConsoleHistory.difference does
+     * for its one-second points; two generations of marks taken by the check itself, as LockFrontCore's recent marks
+     * do for lock waits, here a ring of up to SLICES + 1 marks so that what a check sees is at most one window old.
      *
-     * Invariants. A slot's `epoch` only grows, and is written under the slot's monitor after its recorder and
-     * histogram were reset, so a recorder that sees the current epoch records into a slot that already belongs to it.
-     * A recorder that read `epoch` just before another thread rolled the slot on may put its one sample into the new
-     * slice or lose it in the reset; a sample whose slice is older than the slot's (a thread descheduled for a whole
-     * window) is dropped.
+     * Layout. `marks`, oldest first: each holds the time it was taken and, per view (weak keys: a released view's
+     * histogram goes with it), that view's recorded buckets at the time (value and count, in ascending order, sparse:
+     * only buckets that hold samples). A difference iterates the view's recorded buckets now and walks the mark's
+     * arrays beside them.
      *
-     * Costs. Recording: one division, a volatile read and Recorder.recordValue (two atomic increments on a shared
-     * phaser and a histogram slot); once per slice width, one thread also resets a slot under its monitor. Memory:
-     * SLICES + 1 slots of three 2-digit auto-resizing histograms (a few KiB each for millisecond values).
+     * Invariants. Every mark but the newest is at most a window old after a call (older ones can never again be the
+     * oldest mark within the window); marks are at least a slice apart, so there are at most SLICES + 1. There is
+     * always a mark: the constructor takes an empty one.
      *
-     * Sources: HdrHistogram's Recorder (interval histograms swapped under a WriterReaderPhaser); a ring of time
-     * slices as in Dropwizard Metrics' SlidingTimeWindowReservoir, with a histogram per slice instead of samples.
+     * Per view: a view not in the base mark (created after it) counts whole; a view whose total count went down
+     * since the mark (reset by rouse:timers reset or JMX resetStatistics) counts everything since the reset; a bucket
+     * whose count went down (a reset followed by more samples than before) counts zero. A released view's samples
+     * leave with it.
+     *
+     * Costs. Nothing on the handler path. Per call: one drain of every view's Recorder (as a JMX read does), one walk
+     * of every view's recorded buckets (a few hundred at most for lateness from microseconds to seconds at 3 digits),
+     * and when a mark is taken, two long arrays per view of that size. Memory: at most SLICES + 1 marks of those.
      */
 
-    /** Slices the window is cut into. */
+    /** The window is marked at most once per this fraction of it. */
     static final int SLICES = 6;
 
-    private static final int DIGITS = 2;
+    private static final int DIGITS = 3;
 
-    private final Slot[] slots = new Slot[SLICES + 1];
-    /** Width of one slice in ns; written by {@link #resize} under this object's monitor, read by every recorder. */
-    private volatile long sliceNanos;
+    /** The marks, oldest first, never empty; guarded by this. */
+    private final ArrayDeque<Mark> marks = new ArrayDeque<>();
+    /** The window length in ns; written by {@link #resize}, read by {@link #recent}. */
+    private volatile long windowNanos;
 
-    LatenessWindow(long windowNanos) {
-        for (int i = 0; i < slots.length; i++) {
-            slots[i] = new Slot();
-        }
-        sliceNanos = sliceWidth(windowNanos);
+    /** A window of {@code windowNanos} whose first mark, empty, is taken at {@code nowNanos}. */
+    LatenessWindow(long windowNanos, long nowNanos) {
+        this.windowNanos = windowNanos;
+        marks.add(new Mark(nowNanos, new WeakHashMap<>()));
     }
 
-    /** Records one lateness (negative counts as zero) of a handler that started at {@code nowNanos}. */
-    void record(long latenessNanos, long nowNanos) {
-        long epoch = Math.floorDiv(nowNanos, sliceNanos);
-        Slot slot = slots[(int) Math.floorMod(epoch, slots.length)];
-        long current = slot.epoch;
-        if (current != epoch) {
-            if (current > epoch || !slot.rollTo(epoch)) {
-                return;
+    /**
+     * The lateness of {@code views}' handler starts over the recent window that ends at {@code nowNanos}, and takes a
+     * mark of them if the newest is a slice old.
+     */
+    synchronized Recent recent(long nowNanos, Iterable<LatenessHistogram> views) {
+        long window = windowNanos;
+        Mark base = null;
+        for (Mark mark : marks) {
+            if (nowNanos - mark.nanos <= window) {
+                base = mark;
+                break;
             }
         }
-        slot.recorder.recordValue(Math.max(0, latenessNanos));
-    }
-
-    /** The percentiles of the samples of the window that ends at {@code nowNanos}. */
-    Percentiles snapshot(long nowNanos) {
-        long width = sliceNanos;
-        long newest = Math.floorDiv(nowNanos, width);
-        Histogram all = new Histogram(DIGITS);
-        for (Slot slot : slots) {
-            slot.drainInto(all, newest - SLICES + 1, newest);
+        if (base == null) {
+            base = marks.getLast();
         }
-        return LatenessHistogram.percentiles(all);
+        Histogram sum = new Histogram(DIGITS);
+        Map<LatenessHistogram, Buckets> now = new WeakHashMap<>();
+        for (LatenessHistogram view : views) {
+            Buckets buckets = view.buckets();
+            now.put(view, buckets);
+            buckets.addSince(base.views.get(view), sum);
+        }
+        if (nowNanos - marks.getLast().nanos >= Math.max(1, window / SLICES)) {
+            marks.addLast(new Mark(nowNanos, now));
+        }
+        for (Iterator<Mark> it = marks.iterator(); it.hasNext() && marks.size() > 1; ) {
+            if (nowNanos - it.next().nanos > window) {
+                it.remove();
+            }
+        }
+        return new Recent(LatenessHistogram.percentiles(sum), nowNanos - base.nanos);
     }
 
-    /** The window length in ns (a multiple of {@link #SLICES} slices). */
+    /** The window length in ns. */
     long windowNanos() {
-        return sliceNanos * SLICES;
+        return windowNanos;
     }
 
-    /** Makes the window {@code windowNanos} long and forgets every sample (their slices had the old width). */
-    synchronized void resize(long windowNanos) {
-        long width = sliceWidth(windowNanos);
-        if (width == sliceNanos) {
-            return;
-        }
-        sliceNanos = width;
-        for (Slot slot : slots) {
-            slot.clear();
-        }
+    /** Makes the window {@code windowNanos} long; the marks stay, since each knows when it was taken. */
+    void resize(long windowNanos) {
+        this.windowNanos = windowNanos;
     }
 
-    private static long sliceWidth(long windowNanos) {
-        return Math.max(1, windowNanos / SLICES);
+    /** How many marks are kept now (at most {@value #SLICES} + 1). */
+    synchronized int marks() {
+        return marks.size();
     }
 
-    /** One slice's samples. */
-    private static final class Slot {
-        /** The slice number this slot holds; only grows, written under this slot's monitor after the reset. */
-        volatile long epoch = Long.MIN_VALUE;
-        /** Samples not yet drained; written by any recording thread. */
-        final Recorder recorder = new Recorder(DIGITS);
-        /** Samples drained so far; guarded by this slot's monitor. */
-        private final Histogram drained = new Histogram(DIGITS);
-        /** Reused interval histogram; guarded by this slot's monitor. */
-        private Histogram interval;
+    /**
+     * The lateness of the recent past.
+     *
+     * @param lateness the percentiles of the handler starts since the base mark
+     * @param spanNanos how long ago the base mark was taken: the span {@code lateness} covers
+     */
+    record Recent(Percentiles lateness, long spanNanos) {}
 
-        /** Moves the slot on to slice {@code next}; false if it already holds a later one. */
-        synchronized boolean rollTo(long next) {
-            if (epoch > next) {
-                return false;
-            }
-            if (epoch < next) {
-                recorder.reset();
-                drained.reset();
-                epoch = next;
-            }
-            return true;
+    /** Every view's buckets at one time. */
+    private record Mark(long nanos, Map<LatenessHistogram, Buckets> views) {}
+
+    /**
+     * One view's recorded buckets at one time, ascending: {@code values[i]} is a bucket's highest equivalent value,
+     * {@code counts[i]} its count (never zero). Immutable once built.
+     */
+    static final class Buckets {
+        private final long[] values;
+        private final long[] counts;
+        private final long total;
+
+        private Buckets(long[] values, long[] counts, long total) {
+            this.values = values;
+            this.counts = counts;
+            this.total = total;
         }
 
-        /** Adds this slot's samples to {@code sum} if its slice is within {@code [oldest, newest]}. */
-        synchronized void drainInto(Histogram sum, long oldest, long newest) {
-            if (epoch < oldest || epoch > newest) {
-                return;
+        /** The recorded buckets of {@code histogram}. */
+        static Buckets of(Histogram histogram) {
+            int n = 0;
+            long[] values = new long[16];
+            long[] counts = new long[16];
+            for (org.HdrHistogram.HistogramIterationValue v : histogram.recordedValues()) {
+                if (n == values.length) {
+                    values = java.util.Arrays.copyOf(values, n * 2);
+                    counts = java.util.Arrays.copyOf(counts, n * 2);
+                }
+                values[n] = v.getValueIteratedTo();
+                counts[n] = v.getCountAtValueIteratedTo();
+                n++;
             }
-            interval = recorder.getIntervalHistogram(interval);
-            drained.add(interval);
-            sum.add(drained);
+            return new Buckets(
+                    java.util.Arrays.copyOf(values, n), java.util.Arrays.copyOf(counts, n), histogram.getTotalCount());
         }
 
-        synchronized void clear() {
-            recorder.reset();
-            drained.reset();
-            epoch = Long.MIN_VALUE;
+        /** Adds to {@code sum} what this holds beyond {@code before} (null: everything), per the invariants above. */
+        void addSince(Buckets before, Histogram sum) {
+            boolean whole = before == null || total < before.total;
+            int j = 0;
+            for (int i = 0; i < values.length; i++) {
+                long count = counts[i];
+                if (!whole) {
+                    while (j < before.values.length && before.values[j] < values[i]) {
+                        j++;
+                    }
+                    if (j < before.values.length && before.values[j] == values[i]) {
+                        count -= before.counts[j];
+                    }
+                }
+                if (count > 0) {
+                    sum.recordValueWithCount(values[i], count);
+                }
+            }
         }
     }
 }

@@ -22,8 +22,11 @@ public final class TimerFrontCore {
 
     private final Set<BundleTimerView> views = ConcurrentHashMap.newKeySet();
 
-    /** Lateness of the last minute (or the health check's window) over every view; written by handler starts. */
-    private final LatenessWindow recentLateness = new LatenessWindow(TimeUnit.SECONDS.toNanos(60));
+    /**
+     * The health check's marks of every view's lateness (its window: a minute until the check configures it); touched
+     * only by {@link #recentLateness(long)} under the window's own monitor, never by a handler start.
+     */
+    private final LatenessWindow recentLateness = new LatenessWindow(TimeUnit.SECONDS.toNanos(60), System.nanoTime());
 
     public TimerFrontCore() {
         dispatch.afterSwap(this::reissueQueuedRuns);
@@ -109,9 +112,21 @@ public final class TimerFrontCore {
         }
     }
 
-    /** The lateness of every view's handlers over the recent window (for the health check). */
+    /** The health check's recent-lateness window (its length and marks). */
     LatenessWindow recentLateness() {
         return recentLateness;
+    }
+
+    /**
+     * The lateness of every live view's handler starts over the recent window ending at {@code nowNanos}, from the
+     * views' own cumulative histograms (see {@link LatenessWindow}); for the health check.
+     */
+    LatenessWindow.Recent recentLateness(long nowNanos) {
+        java.util.List<LatenessHistogram> histograms = new java.util.ArrayList<>(views.size());
+        for (BundleTimerView view : views) {
+            histograms.add(view.counters().lateness());
+        }
+        return recentLateness.recent(nowNanos, histograms);
     }
 
     /** Timer swaps done so far, and how long the last one paused scheduling. */

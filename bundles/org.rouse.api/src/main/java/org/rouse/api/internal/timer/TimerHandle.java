@@ -116,7 +116,6 @@ final class TimerHandle implements Timer {
         }
         TimerCounters counters = owner.view().counters();
         counters.lateness().record(start - arming.deadlineNanos);
-        owner.view().recentLateness().record(start - arming.deadlineNanos, start);
         owner.handlerStarted(this, start, start - arming.deadlineNanos);
         RouseEvents.timerLate(owner.name(), this, start - arming.deadlineNanos);
         try {

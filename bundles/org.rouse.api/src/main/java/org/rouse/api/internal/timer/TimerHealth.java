@@ -15,7 +15,7 @@ import org.rouse.stats.Percentiles;
  *
  * <pre>{@code
  * TimerHealth health = TimerHealth.from(config, new ConfigCheck(TimerHealthCheck.PID)); // null if rejected
- * List<HealthFinding> findings = health.evaluate(engineName, recentLateness, owners);
+ * List<HealthFinding> findings = health.evaluate(engineName, recentLateness, spanNanos, owners);
  * }</pre>
  *
  * @param lateWarnNanos WARN at this p99 lateness
@@ -56,6 +56,15 @@ record TimerHealth(long lateWarnNanos, long lateCriticalNanos, long windowNanos,
      * window and every owner (those running a handler now are checked for being stuck).
      */
     List<HealthFinding> evaluate(String engine, Percentiles recent, List<Owner.OwnerSnapshot> owners) {
+        return evaluate(engine, recent, windowNanos, owners);
+    }
+
+    /**
+     * As {@link #evaluate(String, Percentiles, List)} for a lateness that covers the last {@code spanNanos} (what the
+     * window's marks gave: at most the window while the check runs at least once a sixth of it, more when it does
+     * not), which the finding names.
+     */
+    List<HealthFinding> evaluate(String engine, Percentiles recent, long spanNanos, List<Owner.OwnerSnapshot> owners) {
         List<HealthFinding> findings = new ArrayList<>();
         if ("none".equals(engine)) {
             findings.add(HealthFinding.warn("no timer engine: timers fire on the built-in standby engine (one"
@@ -63,12 +72,11 @@ record TimerHealth(long lateWarnNanos, long lateCriticalNanos, long windowNanos,
         } else {
             findings.add(HealthFinding.ok("timer engine " + engine));
         }
-        long windowS = TimeUnit.NANOSECONDS.toSeconds(windowNanos);
         String lateness = String.format(
                 Locale.ROOT,
-                "timer lateness p99 %s ms over the last %d s (%d handler starts, max %s ms)",
+                "timer lateness p99 %s ms over the last %s s (%d handler starts, max %s ms)",
                 format(recent.p99Nanos() / 1e6),
-                windowS,
+                format(Math.round(spanNanos / 1e8) / 10d),
                 recent.count(),
                 format(recent.maxNanos() / 1e6));
         if (recent.count() > 0 && recent.p99Nanos() >= lateCriticalNanos) {

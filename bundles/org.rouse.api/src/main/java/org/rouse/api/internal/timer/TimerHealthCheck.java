@@ -27,6 +27,11 @@ import org.slf4j.LoggerFactory;
  * <p>A delayed component: SCR loads this class (which names the optional {@code org.apache.felix.hc.api}) only when
  * Felix HC's executor gets the service. It holds no state of its own: the window and the running handlers are the
  * front's ({@link TimerFrontCore}), so a check that SCR disposes between executions loses nothing.
+ *
+ * <p>The recent lateness is derived at each execution from the per-bundle lateness histograms the statistics keep:
+ * the difference between now and a mark an earlier execution took, at most the window ago ({@link LatenessWindow}).
+ * An execution at least every sixth of the window sees 5/6 of it to all of it; rarer executions see since the
+ * previous one, and the finding names the span it covers. A handler start pays nothing for the check.
  */
 @Component(
         service = HealthCheck.class,
@@ -78,8 +83,9 @@ public final class TimerHealthCheck implements HealthCheck {
     @Override
     public Result execute() {
         TimerHealth h = health;
-        List<HealthFinding> findings = h.evaluate(
-                core.dispatch().engineName(), core.recentLateness().snapshot(System.nanoTime()), core.owners());
+        LatenessWindow.Recent recent = core.recentLateness(System.nanoTime());
+        List<HealthFinding> findings =
+                h.evaluate(core.dispatch().engineName(), recent.lateness(), recent.spanNanos(), core.owners());
         return HealthResults.of(findings);
     }
 }

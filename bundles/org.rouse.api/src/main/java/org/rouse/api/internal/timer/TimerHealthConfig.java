@@ -30,8 +30,9 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
     @AttributeDefinition(
             name = "Lateness window (s)",
-            description = "The lateness percentile covers the handler starts of this recent past (cut in 6 slices:"
-                    + " between 5/6 of it and all of it). Range 1 to 3600.")
+            description = "The lateness percentile covers the handler starts of this recent past: between 5/6 of it"
+                    + " and all of it while the check runs at least once every sixth of it, else since the previous"
+                    + " check. Range 1 to 3600.")
     long lateness_window_seconds() default 60;
 
     @AttributeDefinition(
