@@ -103,6 +103,11 @@ final class ConsoleHistory {
         return second;
     }
 
+    /** Forgets every service's points and previous reading (the sampler starts again after an idle period). */
+    synchronized void clear() {
+        services.clear();
+    }
+
     /** How many points {@code service} has now (0 when unknown). */
     synchronized int points(String service) {
         ServiceHistory history = services.get(service);

@@ -3,9 +3,6 @@ package org.rouse.api.internal.console;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
@@ -19,8 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Samples every front's {@link ConsoleSource} once a second into a {@link ConsoleHistory} and registers the
- * {@code Rouse} Web Console page ({@link RouseConsolePlugin}, label {@value RouseConsolePlugin#LABEL}) that shows it.
+ * Registers the {@code Rouse} Web Console page ({@link RouseConsolePlugin}, label {@value RouseConsolePlugin#LABEL})
+ * and, while the page is viewed, samples every front's {@link ConsoleSource} once a second into the
+ * {@link ConsoleHistory} it shows. The sampling thread starts on a request for the page or its data and ends a minute
+ * ({@link OnDemandSampler#IDLE_NANOS}) after the last one; a later request starts it again with an empty history.
  *
  * <p>The API bundle imports {@code javax.servlet} optionally. When the import is wired (a servlet API bundle was
  * resolved before the API bundle), this component registers the page and samples; when it is not, it logs one DEBUG
@@ -28,9 +27,10 @@ import org.slf4j.LoggerFactory;
  * a servlet type itself, so SCR can load and activate it without the package. A servlet API installed later is wired
  * only when the API bundle is refreshed (Karaf's feature installer does that by itself).
  *
- * <p>Implementation notes. <b>Costs:</b> one daemon thread wakes once a second while the page is registered and reads
- * the fronts' counters (the timer's per-bundle lateness histograms are merged once per second, as a JMX read does).
- * Readings of sources that throw are skipped for that second and logged at DEBUG.
+ * <p>Implementation notes. <b>Costs:</b> no thread while nobody views the page; while someone does (and for a minute
+ * after), one daemon thread wakes once a second and reads the fronts' counters (the timer's per-bundle lateness
+ * histograms are merged once per second, as a JMX read does). Readings of sources that throw are skipped for that
+ * second and logged at DEBUG.
  */
 @Component(
         immediate = true,
@@ -45,8 +45,8 @@ public final class RouseConsole {
     /** By service name; written by DS bind/unbind threads, read by the sampling thread. */
     private final Map<String, ConsoleSource> sources = new ConcurrentSkipListMap<>();
 
-    /** Written in activate and deactivate, which DS serializes. */
-    private ScheduledExecutorService sampler;
+    /** Written in activate and deactivate, which DS serializes; request threads use it through the plugin. */
+    private OnDemandSampler sampler;
     /** The plugin's registration; written in activate and deactivate, which DS serializes. */
     private ServiceRegistration<?> plugin;
 
@@ -68,13 +68,8 @@ public final class RouseConsole {
             LOG.debug("javax.servlet is not wired to the Rouse API bundle: no Web Console page");
             return;
         }
-        sampler = Executors.newSingleThreadScheduledExecutor(task -> {
-            Thread thread = new Thread(task, "rouse-console-sampler");
-            thread.setDaemon(true);
-            return thread;
-        });
-        sampler.scheduleAtFixedRate(this::sample, 0, 1, TimeUnit.SECONDS);
-        plugin = RouseConsolePlugin.register(context, history);
+        sampler = new OnDemandSampler(history::clear, this::sample);
+        plugin = RouseConsolePlugin.register(context, history, sampler::touch);
     }
 
     @Deactivate
@@ -84,7 +79,7 @@ public final class RouseConsole {
             plugin = null;
         }
         if (sampler != null) {
-            sampler.shutdownNow();
+            sampler.close();
             sampler = null;
         }
     }
