@@ -69,7 +69,7 @@ public final class RouseConsole {
             return;
         }
         sampler = new OnDemandSampler(history::clear, this::sample);
-        plugin = RouseConsolePlugin.register(context, history, sampler::touch);
+        plugin = RouseConsolePlugin.register(context, history, sampler);
     }
 
     @Deactivate

@@ -39,31 +39,31 @@ final class RouseConsolePlugin extends HttpServlet {
 
     /** Set at construction; never serialized in practice (the console holds it in memory only). */
     private final transient ConsoleHistory history;
-    /** Called on each request for the page or its data (starts the sampler); set at construction. */
-    private final transient Runnable onRequest;
+    /** Touched on each request for the page or its data (it starts sampling); set at construction. */
+    private final transient OnDemandSampler sampler;
 
-    RouseConsolePlugin(ConsoleHistory history, Runnable onRequest) {
+    RouseConsolePlugin(ConsoleHistory history, OnDemandSampler sampler) {
         this.history = history;
-        this.onRequest = onRequest;
+        this.sampler = sampler;
     }
 
     /**
      * Registers a plugin showing {@code history} as a {@code javax.servlet.Servlet} service of {@code context};
-     * {@code onRequest} runs on every request for the page or {@code data.json}.
+     * every request for the page or {@code data.json} touches {@code sampler}.
      */
-    static ServiceRegistration<?> register(BundleContext context, ConsoleHistory history, Runnable onRequest) {
+    static ServiceRegistration<?> register(BundleContext context, ConsoleHistory history, OnDemandSampler sampler) {
         Hashtable<String, Object> properties = new Hashtable<>();
         properties.put("felix.webconsole.label", LABEL);
         properties.put("felix.webconsole.title", TITLE);
         properties.put("felix.webconsole.category", "Main");
-        return context.registerService(Servlet.class, new RouseConsolePlugin(history, onRequest), properties);
+        return context.registerService(Servlet.class, new RouseConsolePlugin(history, sampler), properties);
     }
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
         String uri = request.getRequestURI();
         if (uri.endsWith("/" + LABEL + "/data.json")) {
-            onRequest.run();
+            sampler.touch();
             response.setContentType("application/json");
             response.setCharacterEncoding("UTF-8");
             response.setHeader("Cache-Control", "no-store");
@@ -80,7 +80,7 @@ final class RouseConsolePlugin extends HttpServlet {
         } else if (uri.endsWith("/" + LABEL) || uri.endsWith("/" + LABEL + "/") || uri.endsWith(".html")) {
             // the page refers to its script relatively ("rouse/rouse.js"), and the script finds data.json beside
             // itself, so nothing from the request is echoed into the page
-            onRequest.run();
+            sampler.touch();
             response.getWriter().write(new String(resource("rouse.html"), StandardCharsets.UTF_8));
         } else {
             response.sendError(HttpServletResponse.SC_NOT_FOUND);
