@@ -448,7 +448,7 @@ public final class LockFrontCore {
 
     private static LockPrimitive newPrimitive(LockEngine active, String strategy) {
         if (active == null) {
-            return new FallbackMutex();
+            return FallbackMutex.create();
         }
         try {
             return Arguments.notNull(active.newPrimitive(strategy), "primitive");
@@ -458,7 +458,7 @@ public final class LockFrontCore {
                     active.name(),
                     strategy,
                     e);
-            return new FallbackMutex();
+            return FallbackMutex.create();
         }
     }
 }
