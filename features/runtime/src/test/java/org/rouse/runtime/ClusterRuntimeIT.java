@@ -96,6 +96,10 @@ class ClusterRuntimeIT {
                 });
                 String leader = a.shell("rouse:jobs").contains("runOn=LEADER(here)") ? "A" : "B";
                 String other = leader.equals("A") ? "B" : "A";
+                String otherStatus = nodes.get(other).shell("rouse:cluster");
+                assertTrue(
+                        otherStatus.matches("(?s).*job  it-leader +LEADER leader here: no +leader \\S+\\R.*"),
+                        otherStatus);
 
                 // steady state: six runs in a row on the leader, one per period
                 int from = store.runs().size();
@@ -142,6 +146,12 @@ class ClusterRuntimeIT {
                 assertTrue(
                         resumedAfterKill <= SESSION_MS + TICK_MS + PERIOD_MS + HAND_OFF_MS,
                         "runs resumed " + resumedAfterKill + " ms after the kill");
+                String survivorStatus = nodes.get(other).shell("rouse:cluster");
+                assertTrue(
+                        survivorStatus.matches(
+                                "(?s).*job  it-leader +LEADER leader here: yes +leader \\S+ \\(this node\\).*"),
+                        survivorStatus);
+                assertTrue(survivorStatus.contains("lock cluster.it"), survivorStatus);
                 long runsElsewhereAfterKill = store.runs().stream()
                         .filter(run -> run.nanos() > kill.nanos() && !run.node().equals(other))
                         .count();

@@ -155,9 +155,13 @@ final class ZkJobPlacement implements JobPlacement, ConnectionStateListener {
      * One line per joined job for {@code rouse:cluster}: its name, LEADER or SINGLE, whether it runs here, and the
      * id of its latch's current leader (asked of ZooKeeper).
      */
-    synchronized List<String> describeJobs() {
-        List<String> lines = new ArrayList<>();
-        for (ZkMembership membership : new TreeMap<>(joined).values()) {
+    List<String> describeJobs() {
+        List<ZkMembership> memberships;
+        synchronized (this) {
+            memberships = new ArrayList<>(new TreeMap<>(joined).values());
+        }
+        List<String> lines = new ArrayList<>(); // the ZooKeeper reads outside the monitor: rebalance() never waits
+        for (ZkMembership membership : memberships) {
             lines.add(membership.describe());
         }
         return lines;
@@ -246,7 +250,7 @@ final class ZkJobPlacement implements JobPlacement, ConnectionStateListener {
             }
         }
 
-        /** Under ZkJobPlacement.this. */
+        /** Any thread; reads the latch once (volatile). */
         String describe() {
             String leader;
             LeaderLatch open = latch;
