@@ -11,7 +11,9 @@ import org.osgi.framework.BundleContext;
 
 /**
  * The {@code --check} verdict: every {@code org.rouse.*} bundle ACTIVE and every DS component of those bundles
- * ACTIVE (a delayed one at least SATISFIED: SCR activates it when a consumer first gets its service), waited for up to {@link #SETTLE_NANOS} after the framework reached its final start level.
+ * ACTIVE (a delayed one at least SATISFIED: SCR activates it when a consumer first gets its service; one that requires
+ * a configuration nobody gave, such as the cluster bundle's without {@code org.rouse.cluster}, waiting for it, which
+ * the report says), waited for up to {@link #SETTLE_NANOS} after the framework reached its final start level.
  *
  * <p>Implementation notes: states are re-read on every framework, bundle or service event and at least every
  * {@link #RECHECK_NANOS} (components without a service change state silently); the first all-good reading wins,
@@ -124,18 +126,21 @@ final class Check {
         }
         for (ComponentStates.Component component : reading.components()) {
             report.append(String.format(
-                    "[rouse] component %-45s %-60s %s%n",
-                    component.bundle(),
-                    component.name(),
-                    component.delayed() && component.state().equals("SATISFIED")
-                            ? "SATISFIED (delayed: activated by its first user)"
-                            : component.state()));
+                    "[rouse] component %-45s %-60s %s%n", component.bundle(), component.name(), component.describe()));
         }
         if (reading.problems().isEmpty()) {
+            List<String> waiting = reading.components().stream()
+                    .map(ComponentStates.Component::waitingFor)
+                    .filter(pid -> pid != null)
+                    .toList();
             report.append(String.format(
                     "[rouse] check passed: all %s* bundles and their %d component(s) are ACTIVE (delayed ones"
-                            + " SATISFIED)%n",
-                    ROUSE_PREFIX, reading.components().size()));
+                            + " SATISFIED%s)%n",
+                    ROUSE_PREFIX,
+                    reading.components().size(),
+                    waiting.isEmpty()
+                            ? ""
+                            : "; " + waiting.size() + " waiting for configuration " + String.join(", ", waiting)));
         } else {
             report.append(String.format("[rouse] check FAILED:%n"));
             reading.problems().forEach(p -> report.append(String.format("[rouse]   %s%n", p)));

@@ -49,6 +49,8 @@ public final class ClusterComponent {
     private ServiceRegistration<ClusterLockProvider> lockRegistration;
     /** The job placement's registration, or null; written with node. */
     private ServiceRegistration<JobPlacement> jobsRegistration;
+    /** The rouse:cluster command's registration, or null; written with node. */
+    private ServiceRegistration<ClusterCommands> commandsRegistration;
 
     @Activate
     void activate(BundleContext context, ClusterConfig config) {
@@ -94,9 +96,18 @@ public final class ClusterComponent {
         properties.put("lock.patterns", settings.lockPatterns().toArray(new String[0]));
         lockRegistration = context.registerService(ClusterLockProvider.class, node.locks(), properties);
         jobsRegistration = context.registerService(JobPlacement.class, node.jobs(), new Hashtable<>());
+        Hashtable<String, Object> command = new Hashtable<>();
+        command.put("osgi.command.scope", "rouse");
+        command.put("osgi.command.function", ClusterCommands.FUNCTIONS);
+        commandsRegistration = context.registerService(ClusterCommands.class, new ClusterCommands(node), command);
     }
 
     private void leave() {
+        ServiceRegistration<ClusterCommands> commands = commandsRegistration;
+        commandsRegistration = null;
+        if (commands != null) {
+            commands.unregister();
+        }
         ServiceRegistration<JobPlacement> jobs = jobsRegistration;
         jobsRegistration = null;
         if (jobs != null) {

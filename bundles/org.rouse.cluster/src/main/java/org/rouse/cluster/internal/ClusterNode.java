@@ -1,5 +1,7 @@
 package org.rouse.cluster.internal;
 
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -53,7 +55,18 @@ final class ClusterNode implements AutoCloseable {
 
     /** Builds and starts the client; it connects in the background (locks wait for it). */
     static ClusterNode start(ClusterSettings settings) {
-        return start(settings, UUID.randomUUID().toString());
+        return start(settings, newNodeId());
+    }
+
+    /**
+     * A node id an operator can tell apart: {@code <pid>@<host>-<4 hex digits>} (the JVM's name as
+     * {@code RuntimeMXBean.getName()} gives it, no DNS look-up, and a random suffix so that a reused pid is a new
+     * member).
+     */
+    static String newNodeId() {
+        String jvm = ManagementFactory.getRuntimeMXBean().getName();
+        String suffix = UUID.randomUUID().toString().substring(0, 4);
+        return jvm.replace('/', '_') + "-" + suffix;
     }
 
     /** As {@link #start(ClusterSettings)}, with this node's id among the job placement's members. */
@@ -65,7 +78,10 @@ final class ClusterNode implements AutoCloseable {
                 .connectionTimeoutMs(settings.connectionTimeoutMs())
                 .namespace(settings.namespace())
                 .retryPolicy(new BoundedExponentialBackoffRetry(100, 2_000, 10))
-                .aclProvider(new FixedAcl(acl));
+                .aclProvider(new FixedAcl(acl))
+                // every node created without data of its own (the lock nodes) names its creator: rouse:cluster
+                // reads a lock's holder from it
+                .defaultData(nodeId.getBytes(StandardCharsets.UTF_8));
         byte[] digest = settings.digestBytes();
         if (digest != null) {
             builder.authorization("digest", digest);
@@ -95,6 +111,11 @@ final class ClusterNode implements AutoCloseable {
     /** The Curator client (tests expire its session). */
     CuratorFramework client() {
         return client;
+    }
+
+    /** This node's id among the job placement's members and in its lock nodes' data. */
+    String nodeId() {
+        return jobs.nodeId();
     }
 
     ClusterSettings settings() {

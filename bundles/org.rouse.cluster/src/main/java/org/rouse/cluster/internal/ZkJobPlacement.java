@@ -2,9 +2,12 @@ package org.rouse.cluster.internal;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
@@ -148,6 +151,22 @@ final class ZkJobPlacement implements JobPlacement, ConnectionStateListener {
         return nodeId;
     }
 
+    /**
+     * One line per joined job for {@code rouse:cluster}: its name, LEADER or SINGLE, whether it runs here, and the
+     * id of its latch's current leader (asked of ZooKeeper).
+     */
+    List<String> describeJobs() {
+        List<ZkMembership> memberships;
+        synchronized (this) {
+            memberships = new ArrayList<>(new TreeMap<>(joined).values());
+        }
+        List<String> lines = new ArrayList<>(); // the ZooKeeper reads outside the monitor: rebalance() never waits
+        for (ZkMembership membership : memberships) {
+            lines.add(membership.describe());
+        }
+        return lines;
+    }
+
     /** Leaves every job and the members. */
     synchronized void close() {
         closed = true;
@@ -229,6 +248,25 @@ final class ZkJobPlacement implements JobPlacement, ConnectionStateListener {
                 }
                 leave();
             }
+        }
+
+        /** Any thread; reads the latch once (volatile). */
+        String describe() {
+            String leader;
+            LeaderLatch open = latch;
+            if (open == null) {
+                leader = "not a candidate here";
+            } else {
+                try {
+                    String id = open.getLeader().getId();
+                    leader = id.isEmpty() ? "no leader" : "leader " + id + (id.equals(nodeId) ? " (this node)" : "");
+                } catch (Exception e) {
+                    leader = "leader unknown (" + e.getClass().getSimpleName() + ")";
+                }
+            }
+            return String.format(
+                    "job  %-28s %-6s leader here: %-3s %s",
+                    jobName, single ? SINGLE : LEADER, runsHere() ? "yes" : "no", leader);
         }
 
         @Override

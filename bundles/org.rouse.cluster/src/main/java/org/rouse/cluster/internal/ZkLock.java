@@ -377,6 +377,17 @@ final class ZkLock implements FencedLock {
         }
     }
 
+    /** This process's holds for {@code rouse:cluster}: "thread T token N valid|invalid", one per holding thread. */
+    java.util.List<String> describeHolds() {
+        java.util.List<String> result = new java.util.ArrayList<>();
+        long epoch = provider.epoch();
+        for (Hold hold : holds.values()) {
+            result.add("thread " + hold.thread.getName() + " token " + hold.token + " "
+                    + (hold.epoch == epoch ? "valid" : "invalid"));
+        }
+        return result;
+    }
+
     @Override
     public long fencingToken() {
         Hold hold = holds.get(Thread.currentThread());

@@ -112,6 +112,11 @@ final class ZkLockProvider implements ClusterLockProvider, ConnectionStateListen
         }
     }
 
+    /** The plain cluster locks this provider has handed out, by name. */
+    java.util.Map<String, ZkLock> liveLocks() {
+        return java.util.Collections.unmodifiableMap(locks);
+    }
+
     /** The current loss epoch. */
     long epoch() {
         return epoch.get();
