@@ -104,8 +104,8 @@ final class JobsCore {
         }
         if (spec.runOn() != null && placement == null) {
             LOG.info(
-                    "Job {} (bundle {}, service.id {}) has scheduler.runOn={}: no cluster bundle is present, so it"
-                            + " runs on this node like any other job",
+                    "Job {} (bundle {}, service.id {}) has scheduler.runOn={}: no cluster is configured (bundle"
+                            + " org.rouse.cluster with a connect.string), so it runs on this node like any other job",
                     spec.name(),
                     bundle,
                     serviceId,
