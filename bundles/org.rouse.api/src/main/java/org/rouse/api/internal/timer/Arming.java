@@ -31,8 +31,11 @@ final class Arming implements TimerEntry {
     final TimerHandle handle;
     /** The deadline of this arming; written under the handle's monitor before publication (see the notes). */
     long deadlineNanos;
-    /** The handle's generation when armed: a run whose generation is stale must not re-arm; as above. */
-    int generation;
+    /**
+     * The handle's generation when first armed: a run whose generation is stale must not re-arm. A re-used arming
+     * keeps it, since only a run with the current generation re-uses its arming.
+     */
+    final int generation;
     /** Firings of a fixed-rate timer skipped to reach this deadline; as above. */
     long missedFirings;
     /**
