@@ -28,7 +28,7 @@ import org.rouse.timer.TimerHandler;
 import org.rouse.timer.internal.WheelTimerEngine;
 
 /**
- * The steady-state firing of periodic timers: 100 fixed-rate timers at 1 ms (one owner each) through the real front
+ * The steady-state firing of periodic timers: {@code timers} fixed-rate timers at 1 ms (one owner each) through the real front
  * and wheel engine, against {@code ScheduledThreadPoolExecutor} with the same tasks. One operation is one firing; the
  * benchmark thread only waits for {@value #FIRINGS} more of them. Run with the GC profiler, whose
  * {@code gc.alloc.rate.norm} counts every thread's allocation (JMH 1.37 reads the JVM-wide total), so it gives the
@@ -47,11 +47,17 @@ import org.rouse.timer.internal.WheelTimerEngine;
 public class TimerPeriodicFire {
 
     static final int FIRINGS = 1_000;
-    private static final int TIMERS = 100;
     private static final long PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
 
     @Param({"rouse", "stpe"})
     public String impl;
+
+    /**
+     * Periodic timers; fewer timers mean fewer firings per second, so a cost per second (not per firing) shows as
+     * more bytes per firing.
+     */
+    @Param({"100"})
+    public int timers;
 
     /** Firings so far; incremented by every handler. */
     private final AtomicLong fired = new AtomicLong();
@@ -71,7 +77,7 @@ public class TimerPeriodicFire {
                 core.swapTo(engine);
                 view = core.newView("jmh");
                 TimerHandler count = e -> fired.incrementAndGet();
-                for (int i = 0; i < TIMERS; i++) {
+                for (int i = 0; i < timers; i++) {
                     view.owner("owner-" + i)
                             .scheduleAtFixedRate(Duration.ofNanos(PERIOD_NANOS), Duration.ofNanos(PERIOD_NANOS), count);
                 }
@@ -80,7 +86,7 @@ public class TimerPeriodicFire {
                 stpe = new ScheduledThreadPoolExecutor(1);
                 stpe.setRemoveOnCancelPolicy(true);
                 Runnable count = fired::incrementAndGet;
-                for (int i = 0; i < TIMERS; i++) {
+                for (int i = 0; i < timers; i++) {
                     futures.add(stpe.scheduleAtFixedRate(count, PERIOD_NANOS, PERIOD_NANOS, TimeUnit.NANOSECONDS));
                 }
             }
