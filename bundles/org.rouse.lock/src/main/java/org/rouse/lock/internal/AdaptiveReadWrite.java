@@ -48,7 +48,10 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
      * `queue`: parked readers' nodes (AdaptiveMutex.Waiter), under its own monitor, which is held for a few
      * instructions and never while parking.
      *
-     * Shared acquire. Fast path: CAS count + 1 on a word without WRITER. Slow path, in a loop: spin while WRITER is
+     * Shared acquire. Fast path, optimistic: one atomic add of +1 to the count; if the word it returns has WRITER
+     * set, the reader never entered and takes itself out again with the shared release below (so it may be the one
+     * that takes the count to 0 and unparks the draining writer). One atomic add, unlike a load and then a CAS,
+     * moves the contended cache line once and never retries. Slow path, in a loop: spin while WRITER is
      * set, up to the adaptive limit, and only while no reader is parked or the caller was just woken (a parked
      * reader means the writer is slow or preempted); then, under the monitor, take the lock if WRITER is clear, or
      * else set READERS_PARKED in a CAS that confirms WRITER, queue the node and park until its status leaves
@@ -77,9 +80,12 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
      * under the monitor; a writer's release clears it and empties the queue in one monitor section; a cancelling
      * reader that leaves the queue empty clears it. READERS_PARKED and DRAIN_PARKED are set only together with
      * WRITER and are cleared with it, so a word without WRITER has neither flag.
-     * (I3) Exclusion. The count grows only by CAS from a word without WRITER, or in a release's CAS, which clears
-     * WRITER in the same step; WRITER is set while the count may be positive, but the writer holds the lock only
-     * once it has seen the count at 0 with WRITER set, after which no reader enters until it clears WRITER.
+     * (I3) Exclusion. A reader enters only by a CAS of count + 1 on a word without WRITER, by an atomic add whose
+     * previous word had no WRITER, or by a release's CAS, which clears WRITER in the same step. WRITER is set while
+     * the count may be positive, but the writer holds the lock only once it has seen the count at 0 with WRITER
+     * set; after that the count can rise only by optimistic adds that see WRITER and are taken back, so no reader
+     * enters until it clears WRITER. (Such a transient count can make a concurrent isWriteLocked() say false, and
+     * a writer's CAS(0, WRITER) fail, only while another writer holds `writers`, when tryLock fails anyway.)
      * (I4) No lost wake-up. A reader parks only after its CAS set or kept READERS_PARKED on a word with WRITER, so
      * the release that clears WRITER fails its CAS(WRITER, 0) and empties the queue under the monitor, after the
      * reader's section. The writer parks only after its CAS set DRAIN_PARKED on a word with count > 0, so the
@@ -90,7 +96,7 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
      * and it waits only for the readers already in. A reader: it parks only while a writer holds the lock, every
      * writer's release wakes it, and the first release after the readers' timer has expired counts it in.
      *
-     * Costs. Uncontended: shared acquire and release one atomic instruction each; exclusive two each (the mutex
+     * Costs. Uncontended: shared acquire and release one atomic add each; exclusive two CASes each (the mutex
      * and the word). No clock read, no allocation. A parked reader allocates one node per acquisition; a writer's
      * release with parked readers costs the monitor, one clock read and one unpark per reader; a writer that waits
      * for readers parks at most once per wake-up from the last of them.
@@ -253,19 +259,22 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
         }
     }
 
-    /** Fails while a writer holds the lock or waits for the readers inside (WRITER), so readers cannot keep it out. */
+    /**
+     * Fails while a writer holds the lock or waits for the readers inside (WRITER), so readers cannot keep it out.
+     * Optimistic: counts the caller in with one atomic add and takes it back out if WRITER was set (see notes).
+     */
     @Override
     public boolean tryLockShared() {
-        for (; ; ) {
-            int s = state;
-            if ((s & WRITER) != 0) {
-                return false;
+        int before = (int) STATE.getAndAdd(this, READER);
+        if ((before & WRITER) == 0) {
+            if ((before >>> READER_SHIFT) >= MAX_READERS) {
+                unlockShared();
+                throw new Error("Maximum lock count exceeded");
             }
-            checkReaderCount(s);
-            if (STATE.compareAndSet(this, s, s + READER)) {
-                return true;
-            }
+            return true;
         }
+        unlockShared(); // a writer holds the lock or drains it: never entered; may be the last one out (I4)
+        return false;
     }
 
     @Override
