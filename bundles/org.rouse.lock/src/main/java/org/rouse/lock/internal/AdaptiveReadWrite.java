@@ -115,6 +115,7 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
     private static final VarHandle STATE;
     private static final VarHandle PARKS;
     private static final VarHandle SPINS;
+    private static final VarHandle SPIN_ESTIMATE;
 
     static {
         try {
@@ -122,6 +123,7 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
             STATE = lookup.findVarHandle(AdaptiveReadWrite.class, "state", int.class);
             PARKS = lookup.findVarHandle(AdaptiveReadWrite.class, "parks", long.class);
             SPINS = lookup.findVarHandle(AdaptiveReadWrite.class, "spins", long.class);
+            SPIN_ESTIMATE = lookup.findVarHandle(AdaptiveReadWrite.class, "spinEstimate", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -143,7 +145,8 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
     private volatile long parks;
     /** Spin iterations performed by readers and draining writers; atomic add, once per spin phase. */
     private volatile long spins;
-    /** Smoothed spins a successful spin needed; plain, updated racily by spinners (a lost update only delays). */
+    /** Smoothed spins a successful spin needed; opaque reads and writes by spinners, racy (a lost update only delays). */
+    @SuppressWarnings("unused") // accessed through SPIN_ESTIMATE
     private int spinEstimate;
 
     /** The engine's current tuning; read on the slow paths only. */
@@ -410,18 +413,18 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
 
     /** Spins, while WRITER keeps new readers out, until the count is 0 or the adaptive limit; true if drained. */
     private boolean spinUntilDrained() {
-        int estimate = spinEstimate;
+        int estimate = (int) SPIN_ESTIMATE.getOpaque(this);
         int limit = Math.min(tuning.get().maxSpins(), 2 * estimate + 10);
         for (int i = 0; ; i++) {
             if ((state >>> READER_SHIFT) == 0) {
                 if (i > 0) {
-                    spinEstimate = estimate + (i - estimate) / 8;
+                    SPIN_ESTIMATE.setOpaque(this, estimate + (i - estimate) / 8);
                     SPINS.getAndAdd(this, (long) i);
                 }
                 return true;
             }
             if (i >= limit) {
-                spinEstimate = estimate + (limit - estimate) / 8;
+                SPIN_ESTIMATE.setOpaque(this, estimate + (limit - estimate) / 8);
                 if (i > 0) {
                     SPINS.getAndAdd(this, (long) i);
                 }
@@ -566,7 +569,7 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
      * True if the caller now holds the lock shared.
      */
     private boolean spinShared(boolean woken) {
-        int estimate = spinEstimate;
+        int estimate = (int) SPIN_ESTIMATE.getOpaque(this);
         int limit = Math.min(tuning.get().maxSpins(), 2 * estimate + 10);
         for (int i = 0; ; i++) {
             int s = state;
@@ -574,7 +577,7 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
                 checkReaderCount(s);
                 if (STATE.compareAndSet(this, s, s + READER)) {
                     if (i > 0) {
-                        spinEstimate = estimate + (i - estimate) / 8;
+                        SPIN_ESTIMATE.setOpaque(this, estimate + (i - estimate) / 8);
                         SPINS.getAndAdd(this, (long) i);
                     }
                     return true;
@@ -583,7 +586,7 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
             }
             if (((s & READERS_PARKED) != 0 && !woken) || i >= limit) {
                 if (i >= limit) {
-                    spinEstimate = estimate + (limit - estimate) / 8;
+                    SPIN_ESTIMATE.setOpaque(this, estimate + (limit - estimate) / 8);
                 }
                 if (i > 0) {
                     SPINS.getAndAdd(this, (long) i);
