@@ -254,6 +254,11 @@ final class Job {
         return timer.remaining();
     }
 
+    /** Due runs not started because the placement said the job runs on another node. */
+    long runsElsewhere() {
+        return statistics.elsewhereCount();
+    }
+
     JobStatistics.Snapshot statistics() {
         return statistics.snapshot();
     }

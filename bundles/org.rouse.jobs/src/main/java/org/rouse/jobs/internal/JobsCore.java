@@ -35,6 +35,11 @@ final class JobsCore {
      * Sources. Property names, the "expression before period" rule and skipping a run that would overlap the
      * previous one follow the Apache Sling Commons Scheduler whiteboard (WhiteboardHandler, QuartzJobExecutor), which
      * Apache Karaf's scheduler derives from.
+     *
+     * Invariant. While a placement service is set, every runOn job holds a membership of it (or NOWHERE) from before
+     * its timer is armed until after it is stopped, and a change of placement service hands each job its new
+     * membership before closing the old one: a due run never sees a runOn job without a membership and so never
+     * starts here as a local job while another node may lead it.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(JobsCore.class);
@@ -112,11 +117,13 @@ final class JobsCore {
                     spec.runOn());
         }
         Job job = new Job(spec, serviceId, bundle, kind, task, timers, executor);
+        place(job); // before the timer is armed: an immediate run is due at once (invariant)
         try {
             job.start();
         } catch (RuntimeException e) {
             // the bundle's pending-timer cap (RejectedExecutionException) or a released view (IllegalStateException)
             job.stop();
+            unplace(job);
             LOG.error(
                     "Job {} (bundle {}, service.id {}) could not be scheduled on the timer service",
                     spec.name(),
@@ -126,7 +133,6 @@ final class JobsCore {
             return false;
         }
         jobs.put(serviceId, job);
-        place(job);
         LOG.debug("Job {} (bundle {}, service.id {}) scheduled: {}", spec.name(), bundle, serviceId, spec.describe());
         return true;
     }
@@ -149,12 +155,17 @@ final class JobsCore {
         if (next == placement) {
             return;
         }
-        for (Job job : jobs.values()) {
-            unplace(job);
-        }
         placement = next;
         for (Job job : jobs.values()) {
-            place(job);
+            JobPlacement.Membership old = job.placement();
+            if (next == null) {
+                job.placement(null);
+            } else {
+                place(job); // the new membership replaces the old one with no gap between them (invariant)
+            }
+            if (old != null) {
+                old.close();
+            }
         }
     }
 
