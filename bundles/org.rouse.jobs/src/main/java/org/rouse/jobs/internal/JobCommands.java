@@ -80,7 +80,7 @@ public final class JobCommands {
         StringBuilder out = new StringBuilder();
         out.append(String.format(
                 Locale.ROOT,
-                "%-24s %-32s %-22s %9s %10s %6s %5s %5s %3s  %-18s %s%n",
+                "%-24s %-32s %-34s %9s %10s %6s %5s %5s %3s  %-18s %s%n",
                 "name",
                 "bundle",
                 "schedule",
@@ -109,7 +109,7 @@ public final class JobCommands {
                     + (job.spec.runOn() == null ? "" : " runOn=" + job.spec.runOn() + "(" + job.placementState() + ")");
             out.append(String.format(
                     Locale.ROOT,
-                    "%-24s %-32s %-22s %9s %10s %6d %5d %5d %3d  %-18s %s%n",
+                    "%-24s %-32s %-34s %9s %10s %6d %5d %5d %3d  %-18s %s%n",
                     job.spec.name(),
                     job.bundle,
                     schedule,
