@@ -7,7 +7,9 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.curator.framework.CuratorFramework;
@@ -44,8 +46,9 @@ public final class ClusterCommands {
     static final String[] FUNCTIONS = {"cluster"};
 
     /** Help of {@code rouse:cluster}. */
-    public static final String CLUSTER_HELP = "This node's ZooKeeper session, every cluster lock with the node that"
-            + " holds it, and every runOn job with its leader";
+    public static final String CLUSTER_HELP = "This node's ZooKeeper session, every cluster mutex (lock and sharedLock)"
+            + " with the node that holds it, and every runOn job with its leader; read-write cluster locks are not"
+            + " listed";
 
     /** Help of {@code rouse:cluster hold <lock> <seconds>}. */
     public static final String HOLD_HELP = "Take a cluster lock on a thread of its own and hold it for some seconds,"
@@ -55,9 +58,19 @@ public final class ClusterCommands {
     static final String HOLD_USAGE = "rouse:cluster hold <lock> <seconds 1-3600>";
 
     private final ClusterNode node;
+    /** The hold threads still running; added by the shell's thread, removed by each hold thread itself. */
+    private final Set<Thread> holders = ConcurrentHashMap.newKeySet();
 
     ClusterCommands(ClusterNode node) {
         this.node = node;
+    }
+
+    /**
+     * Interrupts every hold thread (they release their locks and end), so a node that leaves the cluster keeps no
+     * thread, and through it no class loader, of this bundle.
+     */
+    void close() {
+        holders.forEach(Thread::interrupt);
     }
 
     /** Prints the report ({@code rouse:cluster}). */
@@ -87,8 +100,17 @@ public final class ClusterCommands {
         FencedLock lock = node.locks().lock(lockName); // IllegalArgumentException naming the patterns
         PrintStream out = System.out; // the calling session's stream, for the thread's lines
         long nanos = TimeUnit.SECONDS.toNanos(holdSeconds);
-        Thread holder = new Thread(() -> hold(lock, nanos, out), "rouse-cluster-hold-" + lockName);
+        Thread holder = new Thread(
+                () -> {
+                    try {
+                        hold(lock, nanos, out);
+                    } finally {
+                        holders.remove(Thread.currentThread());
+                    }
+                },
+                "rouse-cluster-hold-" + lockName);
         holder.setDaemon(true);
+        holders.add(holder);
         holder.start();
         out.printf("waiting for cluster lock %s on thread %s%n", lockName, holder.getName());
     }
@@ -105,8 +127,9 @@ public final class ClusterCommands {
                     "[rouse:cluster] %s granted to %s, token %d; held for %d s%n",
                     lock.name(), node.nodeId(), lock.fencingToken(), TimeUnit.NANOSECONDS.toSeconds(nanos));
             long deadline = System.nanoTime() + nanos;
-            for (long left = nanos; left > 0; left = deadline - System.nanoTime()) {
-                LockSupport.parkNanos(left); // holding is the point: nothing to wait for
+            for (long left = nanos; left > 0 && !Thread.currentThread().isInterrupted(); ) {
+                LockSupport.parkNanos(left); // holding is the point: nothing to wait for but the deadline or close()
+                left = deadline - System.nanoTime();
             }
         } finally {
             try {

@@ -43,14 +43,26 @@ public final class ClusterComponent {
 
     /** The bundle context; written in activate (DS serializes activate, modified and deactivate). */
     private BundleContext context;
-    /** The node in use, or null; written in activate/modified/deactivate. */
-    private ClusterNode node;
-    /** The lock provider's registration, or null; written with node. */
-    private ServiceRegistration<ClusterLockProvider> lockRegistration;
-    /** The job placement's registration, or null; written with node. */
-    private ServiceRegistration<JobPlacement> jobsRegistration;
-    /** The rouse:cluster command's registration, or null; written with node. */
-    private ServiceRegistration<ClusterCommands> commandsRegistration;
+    /** The node in use with its registrations, or null; written in activate/modified/deactivate. */
+    private Joined joined;
+
+    /** A running node and the services registered for it. */
+    private record Joined(
+            ClusterNode node,
+            ServiceRegistration<ClusterLockProvider> locks,
+            ServiceRegistration<JobPlacement> jobs,
+            ServiceRegistration<ClusterCommands> commands,
+            ClusterCommands shell) {
+
+        /** Unregisters the services, ends the shell's hold threads, then leaves the cluster (every hold invalid). */
+        void leave() {
+            commands.unregister();
+            shell.close();
+            jobs.unregister();
+            locks.unregister();
+            node.close();
+        }
+    }
 
     @Activate
     void activate(BundleContext context, ClusterConfig config) {
@@ -65,7 +77,11 @@ public final class ClusterComponent {
 
     @Deactivate
     void deactivate() {
-        leave();
+        Joined previous = joined;
+        joined = null;
+        if (previous != null) {
+            previous.leave();
+        }
     }
 
     /** Validates and applies, all or nothing. */
@@ -83,45 +99,36 @@ public final class ClusterComponent {
             LOG.error(check.rejection());
             return;
         }
-        if (node != null && node.settings().equals(settings)) {
+        if (joined != null && joined.node().settings().equals(settings)) {
             return;
         }
-        leave();
+        Joined previous = joined;
+        joined = null;
         if (!settings.enabled()) {
+            if (previous != null) {
+                previous.leave();
+            }
             LOG.info("{} has no connect.string: cluster locks and leader-only jobs are off", ClusterSettings.PID);
             return;
         }
-        node = ClusterNode.start(settings);
+        // the new node's services are registered before the old ones go: the jobs bundle moves every runOn job to the
+        // new placement with no moment without one (in which it would run them here), the lock front binds the new
+        // provider (greedy) before the old one's locks report their holds lost
+        ClusterNode node = ClusterNode.start(settings);
         Hashtable<String, Object> properties = new Hashtable<>();
         properties.put("lock.patterns", settings.lockPatterns().toArray(new String[0]));
-        lockRegistration = context.registerService(ClusterLockProvider.class, node.locks(), properties);
-        jobsRegistration = context.registerService(JobPlacement.class, node.jobs(), new Hashtable<>());
+        ServiceRegistration<ClusterLockProvider> locks =
+                context.registerService(ClusterLockProvider.class, node.locks(), properties);
+        ServiceRegistration<JobPlacement> jobs =
+                context.registerService(JobPlacement.class, node.jobs(), new Hashtable<>());
         Hashtable<String, Object> command = new Hashtable<>();
         command.put("osgi.command.scope", "rouse");
         command.put("osgi.command.function", ClusterCommands.FUNCTIONS);
-        commandsRegistration = context.registerService(ClusterCommands.class, new ClusterCommands(node), command);
-    }
-
-    private void leave() {
-        ServiceRegistration<ClusterCommands> commands = commandsRegistration;
-        commandsRegistration = null;
-        if (commands != null) {
-            commands.unregister();
-        }
-        ServiceRegistration<JobPlacement> jobs = jobsRegistration;
-        jobsRegistration = null;
-        if (jobs != null) {
-            jobs.unregister();
-        }
-        ServiceRegistration<ClusterLockProvider> locks = lockRegistration;
-        lockRegistration = null;
-        if (locks != null) {
-            locks.unregister();
-        }
-        ClusterNode current = node;
-        node = null;
-        if (current != null) {
-            current.close();
+        ClusterCommands shell = new ClusterCommands(node);
+        ServiceRegistration<ClusterCommands> commands = context.registerService(ClusterCommands.class, shell, command);
+        joined = new Joined(node, locks, jobs, commands, shell);
+        if (previous != null) {
+            previous.leave();
         }
     }
 }

@@ -59,13 +59,13 @@ final class ClusterNode implements AutoCloseable {
     }
 
     /**
-     * A node id an operator can tell apart: {@code <pid>@<host>-<4 hex digits>} (the JVM's name as
+     * A node id an operator can tell apart: {@code <pid>@<host>-<8 hex digits>} (the JVM's name as
      * {@code RuntimeMXBean.getName()} gives it, no DNS look-up, and a random suffix so that a reused pid is a new
-     * member).
+     * member, and two JVMs that are both pid 1 on one host, as in containers, are told apart).
      */
     static String newNodeId() {
         String jvm = ManagementFactory.getRuntimeMXBean().getName();
-        String suffix = UUID.randomUUID().toString().substring(0, 4);
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
         return jvm.replace('/', '_') + "-" + suffix;
     }
 

@@ -176,10 +176,15 @@ final class Job {
         return placement;
     }
 
-    /** Where a runOn job runs now: {@code here}, {@code elsewhere}, or {@code local} without a placement service. */
+    /**
+     * Where a runOn job runs now: {@code here}, {@code elsewhere}, {@code nowhere} (its placement failed or went
+     * away), or {@code local} without a placement service.
+     */
     String placementState() {
         JobPlacement.Membership where = placement;
-        return where == null ? "local" : where.runsHere() ? "here" : "elsewhere";
+        return where == null
+                ? "local"
+                : where == JobsCore.NOWHERE ? "nowhere" : where.runsHere() ? "here" : "elsewhere";
     }
 
     /** Hands one run to the executor; false if a non-concurrent job's previous run is still in flight. */

@@ -39,7 +39,10 @@ final class JobsCore {
      * Invariant. While a placement service is set, every runOn job holds a membership of it (or NOWHERE) from before
      * its timer is armed until after it is stopped, and a change of placement service hands each job its new
      * membership before closing the old one: a due run never sees a runOn job without a membership and so never
-     * starts here as a local job while another node may lead it.
+     * starts here as a local job while another node may lead it. Once a placement service has been set, its going
+     * away without a replacement (the cluster bundle stopped or updated, its configuration removed) parks every runOn
+     * job on NOWHERE until a placement returns: other nodes may still lead those jobs, so running them here would run
+     * them twice. Only a jobs core that never had a placement runs runOn jobs here.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(JobsCore.class);
@@ -50,8 +53,10 @@ final class JobsCore {
     private final Map<Long, Job> jobs = new LinkedHashMap<>();
     /** Guarded by this. */
     private boolean closed;
-    /** The cluster's job placement, or null (runOn jobs run here); guarded by this. */
+    /** The cluster's job placement, or null (runOn jobs run here, unless placementLost); guarded by this. */
     private JobPlacement placement;
+    /** Whether a placement was set and went away with none in its place (runOn jobs run nowhere); guarded by this. */
+    private boolean placementLost;
 
     JobsCore(TimerService timers, Executor executor) {
         this.timers = timers;
@@ -155,14 +160,23 @@ final class JobsCore {
         if (next == placement) {
             return;
         }
+        if (next == null && placement != null) {
+            placementLost = true;
+            long parked =
+                    jobs.values().stream().filter(j -> j.spec.runOn() != null).count();
+            if (parked > 0) {
+                LOG.warn(
+                        "The cluster's job placement went away: {} runOn job(s) run nowhere until it returns (another"
+                                + " node may lead them); restart org.rouse.jobs to run them on this node alone",
+                        parked);
+            }
+        } else if (next != null) {
+            placementLost = false;
+        }
         placement = next;
         for (Job job : jobs.values()) {
             JobPlacement.Membership old = job.placement();
-            if (next == null) {
-                job.placement(null);
-            } else {
-                place(job); // the new membership replaces the old one with no gap between them (invariant)
-            }
+            place(job); // the new membership (or NOWHERE) replaces the old one with no gap between them (invariant)
             if (old != null) {
                 old.close();
             }
@@ -178,7 +192,11 @@ final class JobsCore {
 
     /** Under this. */
     private void place(Job job) {
-        if (job.spec.runOn() == null || placement == null) {
+        if (job.spec.runOn() == null) {
+            return;
+        }
+        if (placement == null) {
+            job.placement(placementLost ? NOWHERE : null);
             return;
         }
         try {
@@ -204,7 +222,7 @@ final class JobsCore {
     }
 
     /** A membership that never runs the job. */
-    private static final JobPlacement.Membership NOWHERE = new JobPlacement.Membership() {
+    static final JobPlacement.Membership NOWHERE = new JobPlacement.Membership() {
         @Override
         public boolean runsHere() {
             return false;

@@ -105,6 +105,55 @@ class JobsCoreTest {
         assertEquals(0, job.statistics().runs());
     }
 
+    /** A placement whose memberships run every job here, as on the leader. */
+    private static final JobPlacement HERE = (jobName, runOn) -> new JobPlacement.Membership() {
+        @Override
+        public boolean runsHere() {
+            return true;
+        }
+
+        @Override
+        public void close() {}
+    };
+
+    @Test
+    void aRunOnJobRunsNowhereOnceItsPlacementGoesAwayUntilOneReturns() throws Exception {
+        core.placement(HERE);
+        AtomicInteger runs = new AtomicInteger();
+        add(
+                runs::incrementAndGet,
+                "scheduler.period",
+                1L,
+                "scheduler.immediate",
+                true,
+                "scheduler.runOn",
+                "LEADER",
+                "scheduler.name",
+                "leader-only");
+        Job job = core.byName("leader-only").orElseThrow();
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> runs.get() >= 1);
+
+        core.placementGone(HERE); // the cluster bundle stops: other nodes may lead the job now
+        assertEquals("nowhere", job.placementState());
+        int runsWhenGone = runs.get();
+        long elsewhereWhenGone = job.runsElsewhere();
+        // its next due run is decided (not here) ...
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> job.runsElsewhere() > elsewhereWhenGone);
+        // ... and did not start as a local run
+        assertEquals(runsWhenGone, runs.get(), "a runOn job ran here after its placement went away");
+
+        core.placement(HERE); // the cluster bundle is back
+        assertEquals("here", job.placementState());
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> runs.get() > runsWhenGone);
+    }
+
+    @Test
+    void aJobsCoreThatNeverHadAPlacementRunsRunOnJobsHere() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        add(runs::incrementAndGet, "scheduler.period", 1L, "scheduler.immediate", true, "scheduler.runOn", "SINGLE");
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> runs.get() >= 1);
+    }
+
     @Test
     void anImmediateJobRunsTimesTimesAndIsThenDone() throws Exception {
         CountDownLatch three = new CountDownLatch(3);
