@@ -45,10 +45,9 @@ final class LatenessWindow {
      * oldest mark within the window); marks are at least a slice apart, so there are at most SLICES + 1. There is
      * always a mark: the constructor takes an empty one.
      *
-     * Per view: a view not in the base mark (created after it) counts whole; a view whose total count went down
-     * since the mark (reset by rouse:timers reset or JMX resetStatistics) counts everything since the reset; a bucket
-     * whose count went down (a reset followed by more samples than before) counts zero. A released view's samples
-     * leave with it.
+     * Per view: a view not in the base mark (created after it) counts whole; a view reset since the mark (rouse:timers
+     * reset or JMX resetStatistics; told by the histogram's reset count, not by its total, which may have grown past
+     * the mark's again) counts everything since the reset. A released view's samples leave with it.
      *
      * Costs. Nothing on the handler path. Per call: one drain of every view's Recorder (as a JMX read does), one walk
      * of every view's recorded buckets (a few hundred at most for lateness from microseconds to seconds at 3 digits),
@@ -138,16 +137,17 @@ final class LatenessWindow {
     static final class Buckets {
         private final long[] values;
         private final long[] counts;
-        private final long total;
+        /** How many resets the histogram had seen: a different count means everything now is since a reset. */
+        private final long resets;
 
-        private Buckets(long[] values, long[] counts, long total) {
+        private Buckets(long[] values, long[] counts, long resets) {
             this.values = values;
             this.counts = counts;
-            this.total = total;
+            this.resets = resets;
         }
 
-        /** The recorded buckets of {@code histogram}. */
-        static Buckets of(Histogram histogram) {
+        /** The recorded buckets of {@code histogram}, which has been reset {@code resets} times. */
+        static Buckets of(Histogram histogram, long resets) {
             int n = 0;
             long[] values = new long[16];
             long[] counts = new long[16];
@@ -160,13 +160,12 @@ final class LatenessWindow {
                 counts[n] = v.getCountAtValueIteratedTo();
                 n++;
             }
-            return new Buckets(
-                    java.util.Arrays.copyOf(values, n), java.util.Arrays.copyOf(counts, n), histogram.getTotalCount());
+            return new Buckets(java.util.Arrays.copyOf(values, n), java.util.Arrays.copyOf(counts, n), resets);
         }
 
         /** Adds to {@code sum} what this holds beyond {@code before} (null: everything), per the invariants above. */
         void addSince(Buckets before, Histogram sum) {
-            boolean whole = before == null || total < before.total;
+            boolean whole = before == null || resets != before.resets;
             int j = 0;
             for (int i = 0; i < values.length; i++) {
                 long count = counts[i];

@@ -100,6 +100,17 @@ class LatenessWindowTest {
     }
 
     @Test
+    void aResetFollowedByMoreSamplesThanAtTheMarkCountsEverySampleSinceTheReset() {
+        LatenessWindow window = new LatenessWindow(60 * S, T0);
+        LatenessHistogram view = new LatenessHistogram();
+        record(view, 10, 1 * MS);
+        window.recent(T0 + 70 * S, List.of(view)); // the mark: 10 samples at 1 ms
+        view.reset();
+        record(view, 12, 1 * MS); // more than at the mark, in the same bucket: a difference would say 2
+        assertEquals(12, window.recent(T0 + 80 * S, List.of(view)).lateness().count());
+    }
+
+    @Test
     void marksAreBoundedAndAResizeKeepsThem() {
         LatenessWindow window = new LatenessWindow(60 * S, T0);
         LatenessHistogram view = new LatenessHistogram();
