@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
@@ -16,9 +15,7 @@ import org.quartz.DisallowConcurrentExecution;
 import org.quartz.JobBuilder;
 import org.quartz.JobExecutionContext;
 import org.quartz.Scheduler;
-import org.quartz.SimpleScheduleBuilder;
 import org.quartz.TriggerBuilder;
-import org.quartz.impl.StdSchedulerFactory;
 import org.rouse.benchmarks.measure.ProcessCpu;
 
 /**
@@ -59,7 +56,7 @@ public final class QuartzJobLatenessBenchmark {
     /** Runs of every variant (periodic and cron); incremented by the pool threads, read around a window. */
     static final LongAdder RUNS = new LongAdder();
 
-    /** Registration times of the Quartz jobs, by job index; published before the scheduler starts. */
+    /** Registration times of the Quartz jobs, by job index; re-published (a volatile write) after each entry is stored. */
     static volatile long[] quartzStart;
 
     private QuartzJobLatenessBenchmark() {}
@@ -229,29 +226,8 @@ public final class QuartzJobLatenessBenchmark {
     }
 
     private static long[] runQuartz(int jobs, int seconds, int round) throws Exception {
-        Properties properties = new Properties();
-        properties.setProperty("org.quartz.scheduler.instanceName", "bench-" + round);
-        properties.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
-        properties.setProperty("org.quartz.threadPool.class", "org.quartz.simpl.SimpleThreadPool");
-        properties.setProperty("org.quartz.threadPool.threadCount", Integer.toString(QUARTZ_THREADS));
-        properties.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
-        Scheduler scheduler = new StdSchedulerFactory(properties).getScheduler();
-        scheduler.start();
-        long[] starts = new long[jobs];
-        quartzStart = starts;
-        for (int i = 0; i < jobs; i++) {
-            starts[i] = System.nanoTime();
-            quartzStart = starts; // publish the new entry (volatile write after the array store)
-            scheduler.scheduleJob(
-                    JobBuilder.newJob(PeriodicJob.class)
-                            .withIdentity("job-" + i)
-                            .usingJobData("index", i)
-                            .build(),
-                    TriggerBuilder.newTrigger()
-                            .startNow()
-                            .withSchedule(SimpleScheduleBuilder.repeatSecondlyForever(1))
-                            .build());
-        }
+        Scheduler scheduler = QuartzBench.start("bench-" + round, QUARTZ_THREADS);
+        QuartzBench.schedulePeriodic(scheduler, PeriodicJob.class, jobs, published -> quartzStart = published);
         scheduler.scheduleJob(
                 JobBuilder.newJob(CronJob.class).withIdentity("cron").build(),
                 TriggerBuilder.newTrigger()

@@ -135,7 +135,8 @@ public final class JobWhiteboard {
     }
 
     /**
-     * The cluster's job placement (optional, greedy): runOn jobs run where it says; without it they run here.
+     * The cluster's job placement (optional, greedy): runOn jobs run where it says; without one ever bound they run
+     * here, and after it goes with none in its place, nowhere until one returns.
      */
     @Reference(
             service = JobPlacement.class,

@@ -8,7 +8,7 @@ import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
 import org.rouse.api.internal.HealthResults;
-import org.rouse.config.ConfigCheck;
+import org.rouse.api.internal.LastGood;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,8 +46,9 @@ public final class LockHealthCheck implements HealthCheck {
     @Reference
     LockFrontCore core;
 
-    /** The last good thresholds; written by activate/modified (DS serializes them), read by execute. */
-    private volatile LockHealth health = LockHealth.DEFAULTS;
+    /** The last good thresholds. */
+    private final LastGood<LockHealthConfig, LockHealth> health =
+            new LastGood<>(PID, LockHealth.DEFAULTS, LockHealth::from, LOG);
 
     @Activate
     @Modified
@@ -57,24 +58,17 @@ public final class LockHealthCheck implements HealthCheck {
 
     /** Validates and applies {@code config}, or logs why not and keeps the last good one; returns whether applied. */
     boolean apply(LockHealthConfig config) {
-        ConfigCheck check = new ConfigCheck(PID);
-        LockHealth next = LockHealth.from(config, check);
-        if (next == null) {
-            LOG.error(check.rejection());
-            return false;
-        }
-        health = next;
-        return true;
+        return health.apply(config);
     }
 
     /** The thresholds in force. */
     LockHealth health() {
-        return health;
+        return health.get();
     }
 
     @Override
     public Result execute() {
-        LockHealth h = health;
+        LockHealth h = health.get();
         return HealthResults.of(h.evaluate(core.engineName(), core.recentSnapshot(System.nanoTime(), h.windowNanos())));
     }
 }

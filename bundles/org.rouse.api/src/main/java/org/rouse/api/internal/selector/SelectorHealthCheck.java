@@ -9,7 +9,7 @@ import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
 import org.rouse.api.internal.HealthResults;
-import org.rouse.config.ConfigCheck;
+import org.rouse.api.internal.LastGood;
 import org.rouse.selector.spi.SelectorEngine;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,8 +48,9 @@ public final class SelectorHealthCheck implements HealthCheck {
     @Reference
     SelectorFrontCore core;
 
-    /** The last good threshold; written by activate/modified (DS serializes them), read by execute. */
-    private volatile SelectorHealth health = SelectorHealth.DEFAULTS;
+    /** The last good thresholds. */
+    private final LastGood<SelectorHealthConfig, SelectorHealth> health =
+            new LastGood<>(PID, SelectorHealth.DEFAULTS, SelectorHealth::from, LOG);
 
     @Activate
     @Modified
@@ -59,19 +60,12 @@ public final class SelectorHealthCheck implements HealthCheck {
 
     /** Validates and applies {@code config}, or logs why not and keeps the last good one; returns whether applied. */
     boolean apply(SelectorHealthConfig config) {
-        ConfigCheck check = new ConfigCheck(PID);
-        SelectorHealth next = SelectorHealth.from(config, check);
-        if (next == null) {
-            LOG.error(check.rejection());
-            return false;
-        }
-        health = next;
-        return true;
+        return health.apply(config);
     }
 
     /** The thresholds in force. */
     SelectorHealth health() {
-        return health;
+        return health.get();
     }
 
     @Override
@@ -79,6 +73,6 @@ public final class SelectorHealthCheck implements HealthCheck {
         SelectorEngine engine = core.active();
         Map<String, Long> counters = engine == null ? Map.of() : engine.counters();
         long previous = core.swapQueueSeen(counters.getOrDefault("pool.queued", 0L));
-        return HealthResults.of(health.evaluate(engine == null ? null : engine.name(), counters, previous));
+        return HealthResults.of(health.get().evaluate(engine == null ? null : engine.name(), counters, previous));
     }
 }

@@ -10,7 +10,7 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
 import org.rouse.api.internal.HealthFinding;
 import org.rouse.api.internal.HealthResults;
-import org.rouse.config.ConfigCheck;
+import org.rouse.api.internal.LastGood;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,8 +53,9 @@ public final class TimerHealthCheck implements HealthCheck {
     @Reference
     TimerFrontCore core;
 
-    /** The last good thresholds; written by activate/modified (DS serializes them), read by execute. */
-    private volatile TimerHealth health = TimerHealth.DEFAULTS;
+    /** The last good thresholds. */
+    private final LastGood<TimerHealthConfig, TimerHealth> health =
+            new LastGood<>(PID, TimerHealth.DEFAULTS, TimerHealth::from, LOG);
 
     @Activate
     @Modified
@@ -64,25 +65,21 @@ public final class TimerHealthCheck implements HealthCheck {
 
     /** Validates and applies {@code config}, or logs why not and keeps the last good one; returns whether applied. */
     boolean apply(TimerHealthConfig config) {
-        ConfigCheck check = new ConfigCheck(PID);
-        TimerHealth next = TimerHealth.from(config, check);
-        if (next == null) {
-            LOG.error(check.rejection());
+        if (!health.apply(config)) {
             return false;
         }
-        health = next;
-        core.recentLateness().resize(next.windowNanos());
+        core.recentLateness().resize(health.get().windowNanos());
         return true;
     }
 
     /** The thresholds in force. */
     TimerHealth health() {
-        return health;
+        return health.get();
     }
 
     @Override
     public Result execute() {
-        TimerHealth h = health;
+        TimerHealth h = health.get();
         LatenessWindow.Recent recent = core.recentLateness(System.nanoTime());
         List<HealthFinding> findings =
                 h.evaluate(core.dispatch().engineName(), recent.lateness(), recent.spanNanos(), core.owners());
