@@ -156,7 +156,7 @@ class ClusterLockTest {
         assertFalse(onA.isHeldByCurrentThread());
 
         // A's new session gets valid holds again
-        a.awaitConnected(20_000);
+        assertTrue(a.awaitConnected(20_000), "A reconnected");
         onA.lock();
         try {
             assertTrue(onA.isValid());

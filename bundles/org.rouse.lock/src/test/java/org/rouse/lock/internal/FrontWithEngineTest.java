@@ -49,7 +49,7 @@ class FrontWithEngineTest {
     }
 
     @Test
-    void theJdkStrategyIsTheAqsMutexThatFacadesCallWithoutInterfaceDispatch() {
+    void theJdkStrategyIsAnAqsMutex() {
         LockPrimitive jdk = new StrategyLockEngine().newPrimitive("jdk");
         assertInstanceOf(AqsMutex.class, jdk);
         assertEquals("jdk", jdk.strategy());

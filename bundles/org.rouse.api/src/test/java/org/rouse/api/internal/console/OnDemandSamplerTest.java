@@ -57,7 +57,8 @@ class OnDemandSamplerTest {
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void requestsWithinTheIdlePeriodKeepItRunning() {
         AtomicInteger samples = new AtomicInteger();
-        OnDemandSampler sampler = new OnDemandSampler(() -> {}, samples::incrementAndGet, PERIOD, IDLE);
+        AtomicInteger starts = new AtomicInteger();
+        OnDemandSampler sampler = new OnDemandSampler(starts::incrementAndGet, samples::incrementAndGet, PERIOD, IDLE);
         try {
             sampler.touch();
             long until = System.nanoTime() + 3 * IDLE;
@@ -68,6 +69,7 @@ class OnDemandSamplerTest {
                 seen = samples.get();
                 sampler.touch();
                 assertTrue(sampler.running(), "stopped although requests kept coming");
+                assertEquals(1, starts.get(), "stopped and restarted although requests kept coming");
             }
             assertEquals(1, samplerThreads());
         } finally {
