@@ -202,10 +202,12 @@ public class HealthChecksIT extends RouseTestSupport {
         waiter.start();
         await().atMost(SETTLE).until(() -> waiter.getState() == Thread.State.WAITING);
         // the condition under test: the waiter stays parked behind the holder for 200 ms of real time
-        assertFalse(releaseHolder.await(200, TimeUnit.MILLISECONDS));
+        await().pollDelay(Duration.ofMillis(200)).atMost(SETTLE).until(() -> waiter.getState() == Thread.State.WAITING);
         releaseHolder.countDown();
         holder.join(20_000);
         waiter.join(20_000);
+        assertFalse("holder ended", holder.isAlive());
+        assertFalse("waiter ended", waiter.isAlive());
         assertTrue("waited " + waitedNanos.get() + " ns", waitedNanos.get() >= TimeUnit.MILLISECONDS.toNanos(200));
 
         Result contended = result("rouse-lock");
