@@ -25,8 +25,11 @@ import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.sshd.client.SshClient;
@@ -35,6 +38,8 @@ import org.apache.sshd.client.channel.ChannelShell;
 import org.apache.sshd.client.channel.ClientChannelEvent;
 import org.apache.sshd.client.keyverifier.AcceptAllServerKeyVerifier;
 import org.apache.sshd.client.session.ClientSession;
+import org.apache.sshd.common.SshException;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.AfterClass;
 import org.junit.BeforeClass;
 import org.junit.Rule;
@@ -65,7 +70,11 @@ public class KarafShellIT {
      * (scr) comes from the local repository or Maven Central as in any Karaf.
      *
      * Costs. One Karaf start (~10 s) and one feature install (~10 s) for the whole class; each command is one ssh exec
-     * channel on a single session, so no JVM is started per command (bin/client would start one each time).
+     * channel on its own session (Karaf ends the session with the command), so no JVM is started per command
+     * (bin/client would start one each time).
+     *
+     * Stalls. A login that gets no answer within COMMAND is tried once more on a fresh connection; each stall leaves
+     * Karaf's thread dump in target/karaf-shell-it/, and a second stall fails with a summary of Karaf's ssh threads.
      */
 
     private static final Duration STARTUP = Duration.ofSeconds(90);
@@ -121,18 +130,18 @@ public class KarafShellIT {
         client.setServerKeyVerifier(AcceptAllServerKeyVerifier.INSTANCE);
         client.start();
         // the ssh server starts once the shell feature is up; until then connections are refused
-        await().atMost(STARTUP)
-                .pollInterval(Duration.ofMillis(500))
-                .ignoreExceptions()
-                .until(() -> exec("karaf", "feature:list -i").contains("shell"));
+        awaitOutput(
+                "the shell feature installed", () -> exec("karaf", "feature:list -i"), out -> out.contains("shell"));
 
-        exec("karaf", "feature:repo-add mvn:org.rouse/rouse-features/" + version + "/xml/features");
-        exec("karaf", "feature:install rouse");
-        await().atMost(STARTUP)
-                .pollInterval(Duration.ofMillis(500))
-                .until(() -> exec("karaf", "rouse:timers").contains("org.rouse.examples.scripts")
-                        && exec("karaf", "rouse:jobs").contains("scripts-minute-summary")
-                        && exec("karaf", "rouse:connections").contains("org.rouse.examples.resp"));
+        String repo = exec("karaf", "feature:repo-add mvn:org.rouse/rouse-features/" + version + "/xml/features");
+        String install = exec("karaf", "feature:install rouse");
+        awaitOutput(
+                "the examples' timers, job and connections (after feature:repo-add: '" + repo
+                        + "', feature:install rouse: '" + install + "')",
+                () -> exec("karaf", "rouse:timers") + exec("karaf", "rouse:jobs") + exec("karaf", "rouse:connections"),
+                out -> out.contains("org.rouse.examples.scripts")
+                        && out.contains("scripts-minute-summary")
+                        && out.contains("org.rouse.examples.resp"));
     }
 
     @AfterClass
@@ -275,8 +284,32 @@ public class KarafShellIT {
         }
     }
 
+    /**
+     * Polls {@code probe} until its output satisfies {@code done}, within {@link #STARTUP}; fails with the last output
+     * (or the last error) so that a log says what Karaf answered.
+     */
+    private static void awaitOutput(String what, Callable<String> probe, Predicate<String> done) {
+        AtomicReference<String> last = new AtomicReference<>("nothing yet");
+        try {
+            await().atMost(STARTUP).pollInterval(Duration.ofMillis(500)).until(() -> {
+                try {
+                    String out = probe.call();
+                    last.set("'" + out + "'");
+                    return done.test(out);
+                } catch (Exception e) {
+                    last.set(e.toString());
+                    return false;
+                }
+            });
+        } catch (ConditionTimeoutException e) {
+            throw new AssertionError(
+                    what + ": not within " + STARTUP.toSeconds() + " s; Karaf's last answer: " + last, e);
+        }
+    }
+
     /** Runs {@code command} as {@code user} (password = user name) over an ssh exec channel; its output and errors. */
     private static String exec(String user, String command) throws IOException {
+        // one session per command: Karaf ends the session when an exec'd command ends
         try (ClientSession session = login(user);
                 ByteArrayOutputStream out = new ByteArrayOutputStream();
                 // Karaf ends an exec'd command when its input ends: keep the input open until the command is done
@@ -292,12 +325,81 @@ public class KarafShellIT {
         }
     }
 
+    /**
+     * Logs in as {@code user}, once more on a fresh connection if the first attempt stalls. A stall is recorded with
+     * Karaf's thread dump, and a second one fails with where Karaf's ssh threads were, so that a log says why.
+     */
     private static ClientSession login(String user) throws IOException {
-        ClientSession session =
-                client.connect(user, "127.0.0.1", sshPort).verify(COMMAND).getSession();
-        session.addPasswordIdentity(user);
-        session.auth().verify(COMMAND);
-        return session;
+        for (int attempt = 1; ; attempt++) {
+            ClientSession session =
+                    client.connect(user, "127.0.0.1", sshPort).verify(COMMAND).getSession();
+            try {
+                session.addPasswordIdentity(user);
+                session.auth().verify(COMMAND);
+                return session;
+            } catch (SshException stalled) {
+                session.close(true);
+                String threads = karafThreads(attempt);
+                if (attempt == 2) {
+                    throw new AssertionError(
+                            "ssh login as " + user + " stalled twice (" + COMMAND.toSeconds() + " s each); " + threads,
+                            stalled);
+                }
+            }
+        }
+    }
+
+    /**
+     * Writes Karaf's thread dump next to its console output and sums it up: whether the JVM reports a deadlock, and
+     * the state and top frames of its ssh threads.
+     */
+    private static String karafThreads(int attempt) {
+        try {
+            ProcessHandle jvm = process.descendants()
+                    .filter(p -> p.info().command().orElse("").endsWith("java"))
+                    .findFirst()
+                    .orElse(process.toHandle());
+            Path dump = karaf.getParent().resolve("stall-" + attempt + "-threads.txt");
+            Process jcmd = new ProcessBuilder(
+                            Path.of(System.getProperty("java.home"), "bin", "jcmd")
+                                    .toString(),
+                            Long.toString(jvm.pid()),
+                            "Thread.print",
+                            "-l")
+                    .redirectErrorStream(true)
+                    .redirectOutput(dump.toFile())
+                    .start();
+            if (!jcmd.waitFor(30, TimeUnit.SECONDS)) {
+                jcmd.destroyForcibly();
+                return "jcmd " + jvm.pid() + " did not answer within 30 s (the JVM itself is stalled?)";
+            }
+            String text = Files.readString(dump);
+            StringBuilder summary = new StringBuilder("Karaf's threads in ")
+                    .append(dump)
+                    .append(
+                            text.contains("Found one Java-level deadlock")
+                                    ? "; a Java-level DEADLOCK"
+                                    : "; no deadlock");
+            for (String thread : text.split("\n\n")) {
+                if (thread.startsWith("\"sshd-") || thread.startsWith("\"Nio2") || thread.contains("KarafJaas")) {
+                    // the thread's name, its state, and its first frames outside the JDK (where it waits, and for what)
+                    String[] lines = thread.split("\n");
+                    summary.append("\n  ").append(lines[0].replaceAll(" tid=.*", ""));
+                    int shown = 0;
+                    for (int i = 1; i < lines.length && shown < 3; i++) {
+                        String line = lines[i].strip();
+                        if (line.startsWith("java.lang.Thread.State")
+                                || (line.startsWith("at ") && !line.matches("at (java|javax|jdk|sun)\\..*"))) {
+                            summary.append("\n    ").append(line);
+                            shown += line.startsWith("at ") ? 1 : 0;
+                        }
+                    }
+                }
+            }
+            return summary.toString();
+        } catch (IOException | InterruptedException e) {
+            return "no thread dump of Karaf: " + e;
+        }
     }
 
     /** An interactive Karaf console over an ssh shell channel with a terminal, as a user at a keyboard has. */
