@@ -3,7 +3,6 @@ package org.rouse.api.internal.lock;
 import org.osgi.annotation.bundle.Capability;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceReference;
-import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -17,6 +16,7 @@ import org.rouse.api.internal.BundleViews;
 import org.rouse.api.internal.GogoCommands;
 import org.rouse.api.internal.Jmx;
 import org.rouse.api.internal.RankedEngines;
+import org.rouse.api.internal.Registrations;
 import org.rouse.api.internal.console.ConsoleSource;
 import org.rouse.lock.LockService;
 import org.rouse.lock.spi.ClusterLockProvider;
@@ -41,22 +41,14 @@ import org.rouse.lock.spi.LockEngine;
 public final class LockFront {
 
     private final LockFrontCore core = new LockFrontCore();
+    /** What activate registered by hand: the service, commands, MXBean, console source and health target. */
+    private final Registrations registrations = new Registrations();
     /** Known engines; guarded by itself (binds may arrive on any thread, even before activate). */
     private final RankedEngines<LockEngine> engines = new RankedEngines<>();
-    /** The LockService registration; written in activate/deactivate (DS serializes them). */
-    private ServiceRegistration<LockService> registration;
     /**
      * The shell command object's registration (Gogo functions, or the service the Karaf Actions call); written in
      * activate/deactivate.
      */
-    private ServiceRegistration<LockCommands> commands;
-    /** The {@code org.rouse:type=Lock} MXBean; written in activate/deactivate. */
-    private Jmx.Registration bean;
-    /** The core as a service for {@link LockHealthCheck}; written in activate/deactivate. */
-    private ServiceRegistration<LockFrontCore> health;
-    /** The source of the console page's lock figures; written in activate/deactivate. */
-    private ServiceRegistration<ConsoleSource> console;
-
     @Reference(
             service = LockEngine.class,
             cardinality = ReferenceCardinality.MULTIPLE,
@@ -107,13 +99,13 @@ public final class LockFront {
     @Activate
     void activate(BundleContext context, LockFrontConfig config) {
         configure(config);
-        registration = BundleViews.register(context, LockService.class, core::newView, BundleLockView::release);
-        commands = GogoCommands.register(
-                context, LockCommands.class, new LockCommands(core, context), LockCommands.FUNCTIONS);
+        registrations.add(BundleViews.register(context, LockService.class, core::newView, BundleLockView::release));
+        registrations.add(GogoCommands.register(
+                context, LockCommands.class, new LockCommands(core, context), LockCommands.FUNCTIONS));
         LockStatisticsBean statistics = new LockStatisticsBean(core);
-        bean = Jmx.register("Lock", statistics);
-        console = ConsoleSource.register(context, "lock", statistics::read);
-        health = context.registerService(LockFrontCore.class, core, null);
+        registrations.add(Jmx.register("Lock", statistics)::unregister);
+        registrations.add(ConsoleSource.register(context, "lock", statistics::read));
+        registrations.add(context.registerService(LockFrontCore.class, core, null));
     }
 
     @Modified
@@ -123,31 +115,7 @@ public final class LockFront {
 
     @Deactivate
     void deactivate() {
-        ServiceRegistration<LockFrontCore> h = health;
-        health = null;
-        if (h != null) {
-            h.unregister();
-        }
-        ServiceRegistration<ConsoleSource> s = console;
-        console = null;
-        if (s != null) {
-            s.unregister();
-        }
-        Jmx.Registration b = bean;
-        bean = null;
-        if (b != null) {
-            b.unregister();
-        }
-        ServiceRegistration<LockCommands> c = commands;
-        commands = null;
-        if (c != null) {
-            c.unregister();
-        }
-        ServiceRegistration<LockService> r = registration;
-        registration = null;
-        if (r != null) {
-            r.unregister(); // the framework calls ungetService, releasing every view
-        }
+        registrations.unregisterAll(); // the framework calls ungetService, releasing every view
     }
 
     /** Validates and applies; a rejected configuration is logged and the last good one (defaults at first) stays. */

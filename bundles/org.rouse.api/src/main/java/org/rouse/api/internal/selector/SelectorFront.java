@@ -6,7 +6,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.osgi.annotation.bundle.Capability;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceReference;
-import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -20,6 +19,7 @@ import org.rouse.api.internal.BundleViews;
 import org.rouse.api.internal.GogoCommands;
 import org.rouse.api.internal.Jmx;
 import org.rouse.api.internal.RankedEngines;
+import org.rouse.api.internal.Registrations;
 import org.rouse.api.internal.console.ConsoleSource;
 import org.rouse.config.ConfigCheck;
 import org.rouse.selector.SelectorService;
@@ -68,6 +68,8 @@ public final class SelectorFront {
     private static final Logger LOG = LoggerFactory.getLogger(SelectorFront.class);
 
     private final SelectorFrontCore core = new SelectorFrontCore();
+    /** What activate registered by hand: the service, commands, MXBean, console source and health target. */
+    private final Registrations registrations = new Registrations();
 
     /** Guards engines and the switch that follows each change. */
     private final Object enginesLock = new Object();
@@ -81,36 +83,23 @@ public final class SelectorFront {
     /** The cap every view reads at register; written by configure (DS serializes activate/modified). */
     private volatile int maxRegistrationsPerBundle = DEFAULT_MAX_REGISTRATIONS;
 
-    /** The service factory's registration; written by activate/deactivate only. */
-    private ServiceRegistration<SelectorService> registration;
-
     /**
      * The shell command object's registration (Gogo functions, or the service the Karaf Actions call); written by
      * activate/deactivate only.
      */
-    private ServiceRegistration<SelectorCommands> command;
-
-    /** The {@code org.rouse:type=Selector} MXBean; written by activate/deactivate only. */
-    private Jmx.Registration bean;
-    /** The source of the console page's selector figures; written by activate/deactivate only. */
-    private ServiceRegistration<ConsoleSource> console;
-
-    /** The core as a service for {@link SelectorHealthCheck}; written by activate/deactivate only. */
-    private ServiceRegistration<SelectorFrontCore> health;
-
     @Activate
     void activate(BundleContext context, SelectorFrontConfig config) {
         configure(config);
-        registration = BundleViews.register(context, SelectorService.class, this::openView, this::closeView);
-        command = GogoCommands.register(
+        registrations.add(BundleViews.register(context, SelectorService.class, this::openView, this::closeView));
+        registrations.add(GogoCommands.register(
                 context,
                 SelectorCommands.class,
                 new SelectorCommands(core, () -> List.copyOf(views)),
-                SelectorCommands.FUNCTIONS);
+                SelectorCommands.FUNCTIONS));
         SelectorStatisticsBean statistics = new SelectorStatisticsBean(core, () -> List.copyOf(views));
-        bean = Jmx.register("Selector", statistics);
-        console = ConsoleSource.register(context, "selector", statistics::read);
-        health = context.registerService(SelectorFrontCore.class, core, null);
+        registrations.add(Jmx.register("Selector", statistics)::unregister);
+        registrations.add(ConsoleSource.register(context, "selector", statistics::read));
+        registrations.add(context.registerService(SelectorFrontCore.class, core, null));
     }
 
     @Modified
@@ -120,39 +109,7 @@ public final class SelectorFront {
 
     @Deactivate
     void deactivate() {
-        ServiceRegistration<SelectorFrontCore> h = health;
-        health = null;
-        if (h != null) {
-            h.unregister();
-        }
-        ServiceRegistration<ConsoleSource> s = console;
-        console = null;
-        if (s != null) {
-            s.unregister();
-        }
-        Jmx.Registration b = bean;
-        bean = null;
-        if (b != null) {
-            b.unregister();
-        }
-        ServiceRegistration<SelectorCommands> c = command;
-        command = null;
-        if (c != null) {
-            try {
-                c.unregister();
-            } catch (IllegalStateException alreadyGone) {
-                LOG.debug("Selector command already unregistered", alreadyGone);
-            }
-        }
-        ServiceRegistration<SelectorService> r = registration;
-        registration = null;
-        if (r != null) {
-            try {
-                r.unregister(); // the framework ungets every view: each closes its channels
-            } catch (IllegalStateException alreadyGone) {
-                LOG.debug("Selector service already unregistered", alreadyGone);
-            }
-        }
+        registrations.unregisterAll(); // the framework ungets every view: each closes its channels
         for (BundleSelectorView view : views) {
             view.release();
         }

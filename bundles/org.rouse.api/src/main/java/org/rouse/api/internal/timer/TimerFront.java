@@ -4,7 +4,6 @@ import org.osgi.annotation.bundle.Capability;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceFactory;
 import org.osgi.framework.ServiceReference;
-import org.osgi.framework.ServiceRegistration;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -17,6 +16,7 @@ import org.rouse.api.internal.BundleViews;
 import org.rouse.api.internal.GogoCommands;
 import org.rouse.api.internal.Jmx;
 import org.rouse.api.internal.RankedEngines;
+import org.rouse.api.internal.Registrations;
 import org.rouse.api.internal.console.ConsoleSource;
 import org.rouse.timer.TimerService;
 import org.rouse.timer.spi.TimerEngine;
@@ -44,17 +44,10 @@ public final class TimerFront {
     public static final String PID = "org.rouse.timer";
 
     private final TimerFrontCore core = new TimerFrontCore();
+    /** What activate registered by hand: the service, commands, MXBean, console source and health target. */
+    private final Registrations registrations = new Registrations();
     /** Guarded by itself; DS may call bind and unbind from different threads. */
     private final RankedEngines<TimerEngine> engines = new RankedEngines<>();
-
-    private ServiceRegistration<TimerService> registration;
-    private ServiceRegistration<TimerCommands> commands;
-    /** The core as a service for {@link TimerHealthCheck}; written in activate/deactivate (DS serializes them). */
-    private ServiceRegistration<TimerFrontCore> health;
-    /** The {@code org.rouse:type=Timer} MXBean; written in activate/deactivate (DS serializes them). */
-    private Jmx.Registration bean;
-    /** The source of the console page's timer figures; written in activate/deactivate (DS serializes them). */
-    private ServiceRegistration<ConsoleSource> console;
 
     @Reference(
             service = TimerEngine.class,
@@ -83,13 +76,13 @@ public final class TimerFront {
     @Activate
     void activate(BundleContext context, TimerFrontConfig config) {
         configure(config);
-        registration = BundleViews.register(context, TimerService.class, core::newView, core::release);
-        commands =
-                GogoCommands.register(context, TimerCommands.class, new TimerCommands(core), TimerCommands.FUNCTIONS);
+        registrations.add(BundleViews.register(context, TimerService.class, core::newView, core::release));
+        registrations.add(
+                GogoCommands.register(context, TimerCommands.class, new TimerCommands(core), TimerCommands.FUNCTIONS));
         TimerStatisticsBean statistics = new TimerStatisticsBean(core);
-        bean = Jmx.register("Timer", statistics);
-        console = ConsoleSource.register(context, "timer", statistics::read);
-        health = context.registerService(TimerFrontCore.class, core, null);
+        registrations.add(Jmx.register("Timer", statistics)::unregister);
+        registrations.add(ConsoleSource.register(context, "timer", statistics::read));
+        registrations.add(context.registerService(TimerFrontCore.class, core, null));
     }
 
     @Modified
@@ -99,11 +92,7 @@ public final class TimerFront {
 
     @Deactivate
     void deactivate() {
-        health.unregister();
-        console.unregister();
-        bean.unregister();
-        commands.unregister();
-        registration.unregister();
+        registrations.unregisterAll();
         core.releaseAll();
     }
 }
