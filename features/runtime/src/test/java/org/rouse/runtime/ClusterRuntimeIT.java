@@ -192,6 +192,8 @@ class ClusterRuntimeIT {
                     // the survivor stops cleanly: its latch node goes at once, the rejoined node leads, and from its
                     // first run on no other node runs the job
                     assertEquals(List.of(), store.errors());
+                    // the store accepts no token lower than one it accepted; none was even offered
+                    assertEquals(List.of(), store.rejected(), "stale writes: tokens lower than one accepted before");
                     long stopping = System.nanoTime();
                     assertEquals(0, nodes.get(other).stop());
                     await().atMost(Duration.ofSeconds(20))
@@ -226,10 +228,17 @@ class ClusterRuntimeIT {
                                     .filter(e -> !e.startsWith("ERROR " + other
                                             + " java.lang.IllegalStateException: The cluster lock provider"))
                                     .toList());
-                    // the store accepts no token lower than one it accepted; none was even offered
-                    assertEquals(0, store.rejected(), "stale writes: tokens lower than one accepted before");
+                    // since: only the stopping survivor may have offered a lower token, from a hold its own stop
+                    // ended (the rejoined node was granted meanwhile), and it knew the hold invalid
+                    assertEquals(
+                            List.of(),
+                            store.rejected().stream()
+                                    .filter(w -> !w.startsWith(other + " ") || !w.endsWith(" false"))
+                                    .toList(),
+                            "stale writes: tokens lower than one accepted before");
                     assertEquals(0, store.tokenRegressions(), "grants whose token did not grow");
                     assertEquals(0, store.overlaps(), "moments with two holders both reporting isValid()");
+                    System.out.printf("[test] writes rejected after %s stopped: %s%n", other, store.rejected());
                     assertEquals(0, replacement.stop());
                 }
             }
@@ -386,7 +395,9 @@ class ClusterRuntimeIT {
         private long highest = Long.MIN_VALUE;
         private long highestGrant = Long.MIN_VALUE;
         private long accepted;
-        private long rejected;
+        /** The rejected writes, as "node token valid". */
+        private final List<String> rejected = new ArrayList<>();
+
         private long tokenRegressions;
         private long overlaps;
         private long sequence;
@@ -493,7 +504,7 @@ class ClusterRuntimeIT {
                     if (valid) {
                         lastValid.put(node, seq);
                     }
-                    String reply = write(token);
+                    String reply = write(node, token, valid);
                     if (begin && kill != null && !kill.done && node.equals(kill.node)) {
                         runKill(token);
                     }
@@ -507,9 +518,9 @@ class ClusterRuntimeIT {
         }
 
         /** Fencing: a token lower than the highest accepted is rejected. */
-        private String write(long token) {
+        private String write(String node, long token, boolean valid) {
             if (token < highest) {
-                rejected++;
+                rejected.add(node + " " + token + " " + valid);
                 return "REJECTED";
             }
             highest = token;
@@ -563,8 +574,8 @@ class ClusterRuntimeIT {
             return accepted;
         }
 
-        synchronized long rejected() {
-            return rejected;
+        synchronized List<String> rejected() {
+            return List.copyOf(rejected);
         }
 
         synchronized long tokenRegressions() {
