@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.api.ACLProvider;
@@ -36,7 +37,8 @@ final class ClusterNode implements AutoCloseable {
      *
      * Invariants. With digest credentials every node this client creates, the namespace node included, carries
      * CREATOR_ALL_ACL; without, OPEN_ACL_UNSAFE (and a WARN once per client). The credentials never reach a log line:
-     * only ClusterSettings.toString() is logged.
+     * only ClusterSettings.toString() is logged. close() does its work once (the first call); later calls return at
+     * once, so owners and test clean-ups may close a node that may already be closed.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterNode.class);
@@ -45,6 +47,8 @@ final class ClusterNode implements AutoCloseable {
     private final CuratorFramework client;
     private final ZkLockProvider locks;
     private final ZkJobPlacement jobs;
+    /** Set once by the first close(); an AtomicBoolean, so exactly one caller does the closing. */
+    private final AtomicBoolean closed = new AtomicBoolean();
 
     private ClusterNode(ClusterSettings settings, CuratorFramework client, String nodeId) {
         this.settings = settings;
@@ -127,9 +131,15 @@ final class ClusterNode implements AutoCloseable {
         return client.blockUntilConnected((int) Math.min(Integer.MAX_VALUE, millis), TimeUnit.MILLISECONDS);
     }
 
-    /** Leaves every job, invalidates every hold, then closes the session (its ephemeral nodes go with it). */
+    /**
+     * Leaves every job, invalidates every hold, then closes the session (its ephemeral nodes go with it). Idempotent:
+     * a second call does nothing (no hold is reported lost again, the loss epoch stays).
+     */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
         jobs.close();
         locks.close();
         client.close();

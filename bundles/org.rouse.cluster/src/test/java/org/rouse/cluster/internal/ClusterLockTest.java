@@ -10,9 +10,11 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.imps.CuratorFrameworkState;
 import org.apache.curator.retry.RetryOneTime;
 import org.apache.curator.test.KillSession;
 import org.apache.curator.test.TestingServer;
@@ -220,5 +222,22 @@ class ClusterLockTest {
         FencedLock onB = b.locks().lock("cluster.closing");
         assertTrue(onB.tryLock(10, TimeUnit.SECONDS), "A's unlock gave the node back");
         onB.unlock();
+    }
+
+    @Test
+    void aSecondCloseOfANodeIsANoOp() throws Exception {
+        FencedLock lock = a.locks().lock("cluster.closed-twice");
+        AtomicInteger losses = new AtomicInteger();
+        lock.addLossListener((l, holder, token) -> losses.incrementAndGet());
+        lock.lock();
+        a.close();
+        assertEquals(1, losses.get(), "closing reports the hold lost, on the closing thread");
+        long epoch = a.locks().epoch();
+        a.close(); // and once more by stop()
+        assertEquals(epoch, a.locks().epoch(), "a second close started a new loss epoch");
+        assertEquals(1, losses.get(), "a second close reported a loss");
+        assertEquals(CuratorFrameworkState.STOPPED, a.client().getState());
+        lock.unlock(); // the session is closed: nothing to delete, no exception
+        assertFalse(lock.isHeldByCurrentThread());
     }
 }

@@ -66,6 +66,10 @@ final class ZkTesting {
             return accepted;
         }
 
+        synchronized long highest() {
+            return highest;
+        }
+
         synchronized long rejected() {
             return rejected;
         }
