@@ -377,6 +377,7 @@ public final class NioSelectorEngine implements SelectorEngine {
         counters.put("pool.threads", (long) workers.threads());
         counters.put("pool.threads.created", workers.threadsCreated());
         counters.put("pool.threads.retired", workers.threadsRetired());
+        counters.put("pool.threads.grown.after.wait", workers.threadsGrownAfterWait());
         counters.put("pool.queued", (long) workers.queued());
         counters.put("pool.completed", workers.completed());
         counters.put("watch.hits", watcher.hits());

@@ -34,6 +34,17 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     long pool_idle_timeout_seconds() default EngineSettings.DEFAULT_IDLE_TIMEOUT_SECONDS;
 
     @AttributeDefinition(
+            name = "Grow after (µs)",
+            description = "With no idle worker, an upcall waits this long for a busy worker to finish before the"
+                    + " pool starts a thread for it (at most one thread per this period, up to the maximum; below the"
+                    + " core size a thread starts at once). So a burst with a higher peak of concurrent upcalls than"
+                    + " the last one queues briefly instead of starting threads, and a handler that blocks holds up"
+                    + " the others for at most about this long. 0 starts a thread at once. 0 to 1000000.",
+            min = "0",
+            max = "1000000")
+    long pool_grow_after_micros() default EngineSettings.DEFAULT_GROW_AFTER_MICROS;
+
+    @AttributeDefinition(
             name = "Queue capacity",
             description = "Upcalls that may wait for a worker once all maximum threads are busy. 1 to 1,000,000.",
             min = "1",

@@ -16,8 +16,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The engine's upcall pool. An upcall goes straight to an idle worker, by default the one that became idle most
- * recently; with no idle worker the pool starts a thread while it has fewer than its maximum, and only then queues
- * the upcall in a bounded backlog. Threads start lazily; those above the core size end after the idle timeout.
+ * recently. With no idle worker it waits in a bounded FIFO backlog for a busy worker to finish; if it is still waiting
+ * after the grace period ({@code pool.grow.after.micros}), the pool starts a thread for it, at most one per grace
+ * period, while it has fewer than its maximum. Below the core size, with no worker at all, or with a grace of 0 the
+ * pool starts a thread at once instead of queueing. Threads start lazily; those above the core size end after the
+ * idle timeout.
  */
 final class WorkerPool implements Executor {
 
@@ -39,9 +42,20 @@ final class WorkerPool implements Executor {
      * 10 s, so each burst re-created them; here the idle timeout is configuration (pool.idle.timeout.seconds) and the
      * most recently idle worker is served first, so the others stay idle long enough to retire.
      *
+     * Why a grace period before growing. Growing whenever no worker is idle makes the pool track the highest number
+     * of upcalls that ever ran at once, and that peak is a matter of scheduling: on 2 cores with 64 connections each
+     * burst reached a new peak now and then, and each new peak cost threads. But a busy worker running a short upcall
+     * is free again within microseconds, so an upcall that waits for it briefly is served as fast as one handed to a
+     * new thread would be (which must first be created and scheduled). A thread is worth starting only when the
+     * workers are not finishing, i.e. blocked or running long upcalls; the age of the oldest waiting upcall detects
+     * exactly that, and it also bounds how long any upcall waits behind blocked workers: about one grace period per
+     * thread the pool has to add, while it is below its maximum. Tomcat's and ThreadPoolExecutor's growth policies
+     * (grow before queueing, grow only when the queue is full) both react to the queue's length, not to its age.
+     *
      * Layout. One ReentrantLock, `lock`, guards everything shared: `idle` (parked workers; the head went idle last),
-     * `backlog` (upcalls waiting, oldest first), `workers` (every worker counted alive), `alive`, `state`,
-     * `wakeInFlight`, each Worker's `woken`, and the statistics. `backlogSize`, `anyIdle` and `spare` are volatile
+     * `backlog` (upcalls waiting, oldest first, each with the time it was queued), `workers` (every worker counted
+     * alive), `alive`, `state`, `wakeInFlight`, each Worker's `woken`, the grower's fields (`grower`, `growerParked`,
+     * `lastGrowth`) and the statistics. `backlogSize`, `anyIdle` and `spare` are volatile
      * mirrors for the engine's lock-free reads on the upcall path, written under `lock` at the end of every critical
      * section that changes what they mirror (enqueue(), publish()).
      *
@@ -49,8 +63,17 @@ final class WorkerPool implements Executor {
      * - execute: with an idle worker, append the upcall to `backlog` and, unless a woken worker is already on its way
      *   (`wakeInFlight`), take one worker off `idle` (the head = most recently idle when `lifo`, else the tail),
      *   mark it `woken` and unpark it after unlocking. With none idle and fewer than `maxThreads` counted alive, count
-     *   a new worker and start its thread with the upcall as its first (grow before queueing, as Tomcat's
-     *   TaskQueue). Otherwise append to the bounded `backlog`, or reject.
+     *   a new worker and start its thread with the upcall as its first if the grace is 0, fewer than `coreThreads`
+     *   or no workers are alive, or the backlog is full (grow before queueing, as Tomcat's TaskQueue). Otherwise
+     *   append to the bounded `backlog` (or reject when it is full and `maxThreads` are alive) and, below
+     *   `maxThreads`, make sure the grower is watching: start it on first use, unpark it if it parked without a
+     *   deadline (`growerParked`).
+     * - The grower, one thread per pool started on the first deferred upcall, parks until the backlog's head has
+     *   waited `growAfterNanos` and at least `growAfterNanos` have passed since it last grew (`lastGrowth`). Then, if
+     *   that head still waits, no worker is idle and fewer than `maxThreads` are alive, it takes the head off the
+     *   backlog and starts a new worker with it as its first upcall. With nothing to grow for (backlog empty, a worker
+     *   idle, or `maxThreads` alive) it parks without a deadline until execute unparks it; it ends on shutdown. While
+     *   upcalls keep arriving and being served within the grace, it wakes at most about once per grace period.
      * - A worker that finishes an upcall, or wakes `woken` (clearing `wakeInFlight`), takes the backlog's head and,
      *   if more wait and workers are idle, wakes the next one itself: a cascade, as LinkedBlockingQueue's takers
      *   signal each other. So the select loop, which calls execute for every ready channel and is the bottleneck when
@@ -73,15 +96,24 @@ final class WorkerPool implements Executor {
      *    So a worker that decides to retire (in one critical section with leaving `idle`, after checking `woken`) is
      *    never the one a wake-up was meant for: an upcall queued at the moment the deadline passes still runs.
      * 3. `alive == workers.size() == created - retired <= maxThreads`, and `idle` is a set of distinct members of
-     *    `workers`: a worker is counted (and `created` incremented) under the lock before its thread starts, and
+     *    `workers`: a worker is counted (and `created` incremented, by execute or the grower) under the lock before
+     *    its thread starts, and
      *    uncounted in the same critical section in which it decides to end. At most `coreThreads` workers park
      *    without a deadline, because each checks `alive <= coreThreads` under the lock, counting itself.
      * 4. The volatile mirrors equal what they mirror: `backlogSize == backlog.size()`, `anyIdle == !idle.isEmpty()`,
      *    `spare == anyIdle || alive < maxThreads`.
      * 5. Terminated = state != RUNNING and alive == 0; `terminated` is signalled when the last worker leaves.
      *
+     * 6. No upcall is stranded by the grace: with upcalls queued, no worker idle or woken and fewer than
+     *    `maxThreads` alive, the grower is running or parked with a deadline (`growerParked` false), unless the grace
+     *    is 0. Every critical section that can leave the backlog non-empty with no idle worker (execute,
+     *    queueWithoutGrowing, a worker whose cascade runs out of idle workers) arms the grower. (A worker thread that
+     *    fails to start lowers `alive` without arming it; the upcalls then wait for a busy worker.)
+     *
      * Costs. execute and each worker's turn between upcalls take `lock` once, for O(1) deque work; the unpark or
-     * thread start happens after unlocking. An idle worker costs a parked thread and nothing else: no polling.
+     * thread start happens after unlocking. A queued upcall costs one small holder object (its task and time). An
+     * idle worker costs a parked thread and nothing else: no polling; the grower, one parked thread, wakes only
+     * while upcalls wait.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(WorkerPool.class);
@@ -97,6 +129,9 @@ final class WorkerPool implements Executor {
     private final boolean lifo;
     private final String threadPrefix;
 
+    /** How long the backlog's head may wait for a busy worker before the grower adds one; 0 = grow at once. */
+    private final long growAfterNanos;
+
     /** Guards every mutable field below. */
     private final ReentrantLock lock = new ReentrantLock();
 
@@ -107,7 +142,7 @@ final class WorkerPool implements Executor {
     private final ArrayDeque<Worker> idle = new ArrayDeque<>();
 
     /** Upcalls waiting for a worker, oldest first. Under `lock`. */
-    private final ArrayDeque<Runnable> backlog = new ArrayDeque<>();
+    private final ArrayDeque<Queued> backlog = new ArrayDeque<>();
 
     /** backlog.size() for lock-free reads (the engine asks on the upcall path); written under `lock`, volatile. */
     private volatile int backlogSize;
@@ -142,6 +177,18 @@ final class WorkerPool implements Executor {
     /** Upcalls run to completion since the pool was created. Under `lock`. */
     private long completed;
 
+    /** The thread that grows the pool for upcalls waiting past the grace; null until first needed. Under `lock`. */
+    private Thread grower;
+
+    /** Whether the grower is parked without a deadline (nothing to grow for); cleared by whoever unparks it. Under `lock`. */
+    private boolean growerParked;
+
+    /** System.nanoTime() when the grower last started a worker (initially one grace before creation). Under `lock`. */
+    private long lastGrowth;
+
+    /** Workers the grower started for an upcall that waited past the grace. Under `lock`. */
+    private long grownAfterWait;
+
     static WorkerPool create(EngineSettings settings, String threadPrefix) {
         return new WorkerPool(settings, threadPrefix, TimeUnit.SECONDS.toNanos(settings.idleTimeoutSeconds()));
     }
@@ -154,11 +201,14 @@ final class WorkerPool implements Executor {
         this.lifo = settings.mostRecentlyIdleFirst();
         this.idleTimeoutNanos = idleTimeoutNanos;
         this.threadPrefix = threadPrefix;
+        this.growAfterNanos = TimeUnit.MICROSECONDS.toNanos(settings.growAfterMicros());
+        this.lastGrowth = System.nanoTime() - growAfterNanos;
     }
 
     /**
-     * Runs {@code task} on an idle worker, a new worker or, with {@code maxThreads} busy, after the upcalls queued
-     * before it.
+     * Runs {@code task} on an idle worker or, with none idle, after the upcalls queued before it on the first worker
+     * that finishes, or on a new worker if it waits longer than the grace period (immediately when the grace is 0,
+     * below the core size or with no worker alive).
      *
      * @throws RejectedExecutionException when the pool has shut down, or every thread is busy and the backlog full
      */
@@ -169,6 +219,7 @@ final class WorkerPool implements Executor {
         }
         Worker wake = null;
         Worker start = null;
+        Thread growerToWake = null;
         lock.lock();
         try {
             if (state != RUNNING) {
@@ -177,13 +228,11 @@ final class WorkerPool implements Executor {
             if (!idle.isEmpty()) {
                 enqueue(task);
                 wake = wakeOneIfNeeded();
-            } else if (alive < maxThreads) {
-                start = new Worker(task, threadPrefix + created);
-                alive++;
-                created++;
-                workers.add(start);
+            } else if (alive < maxThreads && growsAtOnce()) {
+                start = newWorker(task);
             } else if (backlog.size() < queueCapacity) {
                 enqueue(task);
+                growerToWake = armGrower(); // adds a worker if no busy one takes the upcall within the grace
             } else {
                 throw new RejectedExecutionException("the selector worker pool is saturated: " + alive
                         + " threads busy and " + backlog.size() + " upcalls queued");
@@ -196,13 +245,146 @@ final class WorkerPool implements Executor {
             LockSupport.unpark(wake.thread);
         } else if (start != null) {
             start(start);
+        } else if (growerToWake != null) {
+            wakeGrower(growerToWake);
         }
+    }
+
+    /**
+     * Under `lock`, after queueing with no idle worker: the grower thread to start (on first use) or unpark (if it
+     * parked without a deadline), or null if it is already watching the backlog or the pool cannot grow.
+     */
+    private Thread armGrower() {
+        if (growAfterNanos == 0 || alive >= maxThreads) {
+            return null;
+        }
+        if (grower == null) {
+            grower = new Thread(this::grow, threadPrefix + "grower");
+            grower.setDaemon(true);
+            return grower;
+        }
+        if (growerParked) {
+            growerParked = false;
+            return grower;
+        }
+        return null;
+    }
+
+    /** After unlocking: starts or unparks the thread {@link #armGrower()} returned. */
+    private void wakeGrower(Thread thread) {
+        // only the caller that created it sees it NEW: others get it only once it has run and parked
+        if (thread.getState() == Thread.State.NEW) {
+            startGrower(thread);
+        } else {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** Under `lock`, with no idle worker: whether a new upcall gets a new thread now rather than after the grace. */
+    private boolean growsAtOnce() {
+        return growAfterNanos == 0 || alive < coreThreads || alive == 0 || backlog.size() >= queueCapacity;
+    }
+
+    /** Under `lock`: counts a new worker with {@code first} as its first upcall; the caller starts it after unlocking. */
+    private Worker newWorker(Runnable first) {
+        Worker worker = new Worker(first, threadPrefix + created);
+        alive++;
+        created++;
+        workers.add(worker);
+        return worker;
     }
 
     /** Under `lock`. */
     private void enqueue(Runnable task) {
-        backlog.addLast(task);
+        backlog.addLast(new Queued(task, System.nanoTime()));
         backlogSize = backlog.size();
+    }
+
+    private void startGrower(Thread thread) {
+        try {
+            thread.start();
+        } catch (Throwable failure) { // out of native threads: queued upcalls still run as busy workers finish
+            lock.lock();
+            try {
+                if (grower == thread) {
+                    grower = null; // the next deferred upcall tries again
+                }
+            } finally {
+                lock.unlock();
+            }
+            LOG.error("Selector worker pool: could not start its grower thread", failure);
+        }
+    }
+
+    /**
+     * The grower's loop: starts a worker for the backlog's head once it has waited past the grace (and a grace period
+     * has passed since the last growth); ends when the pool shuts down.
+     */
+    private void grow() {
+        while (true) {
+            Worker start = null;
+            Queued taken = null;
+            boolean untimed = false;
+            long parkNanos = 0;
+            lock.lock();
+            try {
+                if (state != RUNNING) {
+                    return;
+                }
+                Queued head = backlog.peekFirst();
+                if (head == null) {
+                    growerParked = true; // execute unparks it when it queues an upcall
+                    untimed = true;
+                } else if (!idle.isEmpty() || alive >= maxThreads) {
+                    parkNanos = growAfterNanos; // a wake-up in flight, or nothing to grow to now: look again later
+                } else {
+                    long from = head.since - lastGrowth > 0 ? head.since : lastGrowth;
+                    long now = System.nanoTime();
+                    long wait = from + growAfterNanos - now;
+                    if (wait <= 0) {
+                        taken = backlog.pollFirst();
+                        backlogSize = backlog.size();
+                        start = newWorker(taken.task);
+                        lastGrowth = now;
+                        grownAfterWait++;
+                        publish();
+                    } else {
+                        parkNanos = wait;
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+            if (start != null) {
+                try {
+                    start(start);
+                } catch (RejectedExecutionException failure) { // start() has uncounted the worker
+                    requeueAtHead(taken);
+                    LOG.error("Selector worker pool: could not start a worker for a waiting upcall", failure);
+                }
+            } else if (untimed) {
+                LockSupport.park(this);
+            } else {
+                LockSupport.parkNanos(this, parkNanos);
+            }
+        }
+    }
+
+    /** Puts back an upcall the grower took for a worker that could not start, ahead of the others. */
+    private void requeueAtHead(Queued queued) {
+        Worker wake;
+        lock.lock();
+        try {
+            backlog.addFirst(queued);
+            backlogSize = backlog.size();
+            wake = wakeOneIfNeeded(); // with none idle, the grower (running) looks at it again after the grace
+            publish();
+        } finally {
+            lock.unlock();
+        }
+        if (wake != null) {
+            LockSupport.unpark(wake.thread);
+        }
     }
 
     /** Under `lock`, after `idle` or `alive` changed: refreshes the lock-free view {@link #hasSpareWorker()} reads. */
@@ -262,7 +444,10 @@ final class WorkerPool implements Executor {
         lock.lock();
         try {
             state = STOP;
-            List<Runnable> dropped = new ArrayList<>(backlog);
+            List<Runnable> dropped = new ArrayList<>(backlog.size());
+            for (Queued queued : backlog) {
+                dropped.add(queued.task);
+            }
             backlog.clear();
             backlogSize = 0;
             for (Worker worker : workers) {
@@ -361,14 +546,15 @@ final class WorkerPool implements Executor {
     }
 
     /**
-     * Like {@link #execute} but never starts a thread: the caller knows a busy worker is about to look at the
+     * Like {@link #execute} but never starts a thread at once: the caller knows a busy worker is about to look at the
      * backlog (the engine has just cut a watching worker's watch short). With an idle worker it is handed over as
-     * usual.
+     * usual; otherwise it may still get a new thread once it has waited past the grace, as any queued upcall.
      *
      * @return {@code false} if the pool has shut down or the backlog is full (nothing was queued)
      */
     boolean queueWithoutGrowing(Runnable task) {
         Worker wake;
+        Thread growerToWake = null;
         lock.lock();
         try {
             if (state != RUNNING || (idle.isEmpty() && backlog.size() >= queueCapacity)) {
@@ -376,14 +562,30 @@ final class WorkerPool implements Executor {
             }
             enqueue(task);
             wake = wakeOneIfNeeded();
+            if (idle.isEmpty()) {
+                growerToWake =
+                        armGrower(); // should the worker expected to take it block instead, the grace still holds
+            }
             publish();
         } finally {
             lock.unlock();
         }
         if (wake != null) {
             LockSupport.unpark(wake.thread);
+        } else if (growerToWake != null) {
+            wakeGrower(growerToWake);
         }
         return true;
+    }
+
+    /** Worker threads started for an upcall that had waited past the grace period, since the pool started. */
+    long threadsGrownAfterWait() {
+        lock.lock();
+        try {
+            return grownAfterWait;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Upcalls run to completion (returned or thrown) since the pool started. */
@@ -396,10 +598,14 @@ final class WorkerPool implements Executor {
         }
     }
 
-    /** Under `lock`. */
+    /** Under `lock`: wakes every idle worker and the grower, which end. */
     private void wakeIdleWorkers() {
         for (Worker worker; (worker = idle.pollFirst()) != null; ) {
             LockSupport.unpark(worker.thread);
+        }
+        if (grower != null) {
+            growerParked = false;
+            LockSupport.unpark(grower);
         }
         publish();
     }
@@ -445,6 +651,15 @@ final class WorkerPool implements Executor {
             check(backlogSize == backlog.size(), "4: backlogSize " + backlogSize + " != " + backlog.size());
             check(anyIdle == !idle.isEmpty(), "4: anyIdle " + anyIdle);
             check(spare == (anyIdle || alive < maxThreads), "4: spare " + spare);
+            check(
+                    state != RUNNING
+                            || backlog.isEmpty()
+                            || !idle.isEmpty()
+                            || wakeInFlight
+                            || alive >= maxThreads
+                            || growAfterNanos == 0
+                            || (grower != null && !growerParked),
+                    "6: upcalls wait below the maximum with no grower watching them");
         } finally {
             lock.unlock();
         }
@@ -462,6 +677,9 @@ final class WorkerPool implements Executor {
             terminated.signalAll();
         }
     }
+
+    /** An upcall in the backlog and the System.nanoTime() at which it was queued; immutable. */
+    private record Queued(Runnable task, long since) {}
 
     /** One worker thread: runs its first upcall, then takes upcalls from the backlog until it ends. */
     private final class Worker implements Runnable {
@@ -514,6 +732,7 @@ final class WorkerPool implements Executor {
             long deadline = 0;
             while (true) {
                 Worker wake = null;
+                Thread growerToWake = null;
                 Runnable task = null;
                 boolean end = false;
                 boolean timed = false;
@@ -533,10 +752,14 @@ final class WorkerPool implements Executor {
                         leave(this);
                         end = true;
                     } else if (!onIdle) {
-                        task = backlog.pollFirst();
+                        Queued queued = backlog.pollFirst();
+                        task = queued == null ? null : queued.task;
                         if (task != null) {
                             backlogSize = backlog.size();
                             wake = wakeOneIfNeeded(); // pass the wake-up on while more wait (a cascade)
+                            if (wake == null && !backlog.isEmpty() && idle.isEmpty()) {
+                                growerToWake = armGrower(); // the cascade ran out of idle workers: invariant 6
+                            }
                         } else if (state == SHUTDOWN) {
                             leave(this);
                             end = true;
@@ -564,6 +787,8 @@ final class WorkerPool implements Executor {
                 }
                 if (wake != null) {
                     LockSupport.unpark(wake.thread);
+                } else if (growerToWake != null) {
+                    wakeGrower(growerToWake);
                 }
                 if (task != null) {
                     return clearInterrupt(task);
