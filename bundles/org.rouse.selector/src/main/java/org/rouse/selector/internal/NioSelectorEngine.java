@@ -730,7 +730,8 @@ public final class NioSelectorEngine implements SelectorEngine {
                     && !workers.hasIdleWorker()
                     && watcher.cutOneShort()
                     && workers.queueWithoutGrowing(upcall)) {
-                return; // the worker whose watch was cut short takes it: watching never makes the pool grow
+                // the worker whose watch was cut short takes it: watching never makes the pool start a thread at once
+                return;
             }
             workers.execute(upcall);
         }

@@ -20,8 +20,8 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
     @AttributeDefinition(
             name = "Maximum worker threads",
-            description = "The most worker threads; the pool grows to it before queueing. 1 to 1024, at least the"
-                    + " core threads.",
+            description = "The most worker threads: the pool grows to it for upcalls that wait past the grace"
+                    + " (pool.grow.after.micros). 1 to 1024, at least the core threads.",
             min = "1",
             max = "1024")
     int pool_max_threads() default EngineSettings.DEFAULT_MAX_THREADS;
