@@ -255,7 +255,7 @@ public class JobsIT extends RouseTestSupport {
                     + expected[i];
             assertTrue("logged: " + want + "\nin:\n" + text, text.contains(want));
         }
-        assertTrue(text, text.contains("has scheduler.runOn=LEADER: no cluster bundle is present"));
+        assertTrue(text, text.contains("has scheduler.runOn=LEADER: no cluster is configured"));
         String report = jobsReport();
         for (int i = 1; i <= 4; i++) {
             assertFalse(report, report.contains("bad-" + i));

@@ -84,7 +84,7 @@ public class OperationsIT extends RouseTestSupport {
         throw new AssertionError(command + " did not fail");
     }
 
-    @Test
+    @Test(timeout = 60_000)
     public void theStatisticsViewsWriteToTheSession() throws Exception {
         await().atMost(Duration.ofSeconds(20)).until(() -> run("rouse:timers").contains("org.rouse.examples.scripts"));
         String timerReport = run("rouse:timers");
@@ -101,7 +101,7 @@ public class OperationsIT extends RouseTestSupport {
         assertEquals(contended, 1, contended.split("\\R").length);
     }
 
-    @Test
+    @Test(timeout = 60_000)
     public void lateAndRunningNameTheOwnerOfAStuckHandler() throws Exception {
         TimerOwner owner = timers.owner("operations-it-stuck");
         CountDownLatch started = new CountDownLatch(1);
@@ -125,7 +125,7 @@ public class OperationsIT extends RouseTestSupport {
         await().atMost(Duration.ofSeconds(20)).until(() -> !run("rouse:running").contains("operations-it-stuck"));
     }
 
-    @Test
+    @Test(timeout = 60_000)
     public void connectionsArePerConsumingBundle() throws Exception {
         await().atMost(Duration.ofSeconds(20))
                 .until(() -> run("rouse:connections")
@@ -134,7 +134,7 @@ public class OperationsIT extends RouseTestSupport {
         assertTrue(listed, listed.contains("listening"));
     }
 
-    @Test
+    @Test(timeout = 60_000)
     public void aResetZeroesTheCountsOfItsService() throws Exception {
         assertEquals("timer statistics reset\n", run("rouse:timers reset"));
         assertEquals("selector statistics reset\n", run("rouse:selector reset"));
@@ -146,7 +146,7 @@ public class OperationsIT extends RouseTestSupport {
         assertTrue(report, report.matches("(?s).*\\noperations-it-reset\\s+\\S+\\s+1\\s+0\\s.*"));
     }
 
-    @Test
+    @Test(timeout = 60_000)
     public void badArgumentsFailWithAUsageMessageNotACoercionError() {
         Exception top = failure("rouse:locks top");
         assertEquals(IllegalArgumentException.class, top.getClass());
@@ -161,7 +161,7 @@ public class OperationsIT extends RouseTestSupport {
         assertTrue(strategy.getMessage(), strategy.getMessage().contains("adaptive, fair, jdk, spin-yield"));
     }
 
-    @Test
+    @Test(timeout = 60_000)
     public void everyFunctionAndParameterHasADescriptor() throws Exception {
         for (String type : new String[] {"TimerCommands", "SelectorCommands", "LockCommands"}) {
             ServiceReference<?>[] references = context.getServiceReferences(
@@ -191,7 +191,7 @@ public class OperationsIT extends RouseTestSupport {
         }
     }
 
-    @Test
+    @Test(timeout = 60_000)
     public void strategyChangesGoThroughConfigAdmin() throws Exception {
         SwappableLock one = locks.lock("operations-it-one");
         SwappableLock other = locks.lock("operations-it-other");

@@ -83,6 +83,33 @@ public final class RouseOptions {
         return new File(System.getProperty("rouse.bundles.dir", "target/bundles"), symbolicName + ".jar");
     }
 
+    /**
+     * Felix Health Checks API and core 2.0.14, with the API bundles whose packages HC core imports without
+     * {@code resolution:=optional} (javax Servlet, Http Service, Http Whiteboard, Event Admin): no web server. At start
+     * level 3, so the API bundle (level 4) resolves with its optional import of {@code org.apache.felix.hc.api} wired.
+     */
+    static Option healthChecks() {
+        return composite(
+                mavenBundle("org.apache.felix", "org.apache.felix.http.servlet-api")
+                        .versionAsInProject()
+                        .startLevel(3),
+                mavenBundle("org.osgi", "org.osgi.service.http")
+                        .versionAsInProject()
+                        .startLevel(3),
+                mavenBundle("org.osgi", "org.osgi.service.http.whiteboard")
+                        .versionAsInProject()
+                        .startLevel(3),
+                mavenBundle("org.osgi", "org.osgi.service.event")
+                        .versionAsInProject()
+                        .startLevel(3),
+                mavenBundle("org.apache.felix", "org.apache.felix.healthcheck.api")
+                        .versionAsInProject()
+                        .startLevel(3),
+                mavenBundle("org.apache.felix", "org.apache.felix.healthcheck.core")
+                        .versionAsInProject()
+                        .startLevel(3));
+    }
+
     static Option testSupport() {
         return composite(
                 mavenBundle("org.hamcrest", "hamcrest").versionAsInProject(),

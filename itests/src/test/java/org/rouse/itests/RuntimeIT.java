@@ -59,11 +59,50 @@ public class RuntimeIT extends RouseTestSupport {
             for (ComponentDescriptionDTO component : rouseComponents()) {
                 List<ComponentConfigurationDTO> instances = List.copyOf(scr.getComponentConfigurationDTOs(component));
                 assertFalse(component.name + " has no configuration", instances.isEmpty());
+                // the health checks are delayed: registered, and activated only by Felix HC's executor
+                int expected = component.name.endsWith("HealthCheck")
+                        ? ComponentConfigurationDTO.SATISFIED
+                        : ComponentConfigurationDTO.ACTIVE;
                 for (ComponentConfigurationDTO instance : instances) {
-                    assertEquals(component.name + " state", ComponentConfigurationDTO.ACTIVE, instance.state);
+                    assertEquals(component.name + " state", expected, instance.state);
                 }
             }
         });
+    }
+
+    /**
+     * This framework has no Felix Health Checks: the API bundle resolves with its optional import of
+     * {@code org.apache.felix.hc.api} unwired, the three checks wait SATISFIED with their service registered by name
+     * (nobody here can use it, so SCR never loads their classes), and the services work
+     * ({@link #eachServiceIsInjectedAndWorks}). With Felix HC: {@link HealthChecksIT}.
+     */
+    @Test
+    public void withoutFelixHealthChecksTheChecksWaitAndRouseRuns() throws Exception {
+        Bundle api = bundle("org.rouse.api");
+        assertEquals(Bundle.ACTIVE, api.getState());
+        assertTrue(
+                "no Felix HC bundle in this framework",
+                Arrays.stream(context.getBundles())
+                        .noneMatch(
+                                b -> String.valueOf(b.getSymbolicName()).startsWith("org.apache.felix.healthcheck")));
+        boolean wired =
+                api.adapt(org.osgi.framework.wiring.BundleWiring.class).getRequiredWires("osgi.wiring.package").stream()
+                        .anyMatch(w -> "org.apache.felix.hc.api"
+                                .equals(w.getCapability().getAttributes().get("osgi.wiring.package")));
+        assertFalse("org.apache.felix.hc.api is not wired", wired);
+        List<String> checks = List.of(
+                "org.rouse.api.internal.timer.TimerHealthCheck",
+                "org.rouse.api.internal.selector.SelectorHealthCheck",
+                "org.rouse.api.internal.lock.LockHealthCheck");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+            for (String name : checks) {
+                List<ComponentConfigurationDTO> instances = configurations(name);
+                assertEquals(name, 1, instances.size());
+                assertEquals(name + " state", ComponentConfigurationDTO.SATISFIED, instances.get(0).state);
+            }
+        });
+        assertEquals(
+                3, context.getAllServiceReferences("org.apache.felix.hc.api.HealthCheck", "(hc.tags=rouse)").length);
     }
 
     @Test
@@ -83,6 +122,22 @@ public class RuntimeIT extends RouseTestSupport {
         assertTrue(locks.strategies().contains("jdk"));
     }
 
+    /**
+     * Pax Exam installs no servlet API, so the API bundle's optional javax.servlet import stays unwired: the console
+     * component is ACTIVE (checked above with every component) and registers no Web Console page.
+     */
+    @Test
+    public void withoutAServletApiTheConsoleRegistersNoPage() {
+        Bundle api = bundle("org.rouse.api");
+        List<String> registered = Arrays.stream(api.getRegisteredServices())
+                .flatMap(ref -> Arrays.stream((String[]) ref.getProperty("objectClass")))
+                .toList();
+        assertTrue(registered.toString(), registered.contains("org.rouse.api.internal.console.ConsoleSource"));
+        assertFalse(registered.toString(), registered.contains("javax.servlet.Servlet"));
+        assertTrue(
+                rouseComponents().stream().anyMatch(c -> c.name.equals("org.rouse.api.internal.console.RouseConsole")));
+    }
+
     @Test
     public void metatypeDescribesEveryConfiguration() {
         Set<String> described = RouseOptions.ROUSE_BUNDLES.stream()
@@ -92,6 +147,9 @@ public class RuntimeIT extends RouseTestSupport {
                 .flatMap(info -> Arrays.stream(info.getPids()))
                 .collect(Collectors.toSet());
         for (ComponentDescriptionDTO component : rouseComponents()) {
+            if ("ignore".equals(component.configurationPolicy)) {
+                continue; // takes no configuration (RouseConsole), so there is nothing to describe
+            }
             for (String pid : component.configurationPid) {
                 assertTrue(pid + " of " + component.name + " has no Metatype description", described.contains(pid));
                 MetaTypeInformation info = metaType.getMetaTypeInformation(bundle(component.bundle.symbolicName));

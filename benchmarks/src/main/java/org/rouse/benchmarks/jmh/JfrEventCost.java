@@ -3,6 +3,7 @@ package org.rouse.benchmarks.jmh;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import jdk.jfr.Recording;
+import org.HdrHistogram.Recorder;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -18,12 +19,15 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.rouse.api.internal.events.RouseEvents;
+import org.rouse.api.internal.timer.FireLatenessProbe;
 import org.rouse.lock.spi.LockPrimitive;
 
 /**
  * What the JFR hooks add to the timer fire path ({@code RouseEvents.timerLate}, called as a handler starts) and to
  * the lock wait path ({@code RouseEvents.lockContended}, called as a waiting thread gets the lock), against the same
- * work with no hook ({@code *NoEvent}).
+ * work with no hook ({@code *NoEvent}); and what a timer firing records for lateness in all ({@code
+ * timerFireStatistics}: its bundle's histogram and the hook), against the same plus a second, shared window recorder
+ * ({@code timerFireStatisticsAndSharedWindow}).
  *
  * <p>{@code jfr=off}: no recording, the events disabled (what every deployment pays). {@code jfr=on}: a recording runs
  * with both events enabled and a threshold nothing reaches (one hour), so each call tests the event and its
@@ -113,6 +117,38 @@ public class JfrEventCost {
     @Benchmark
     public long timerFireWithEvent() {
         long l = ++lateness;
+        RouseEvents.timerLate("owner", timer, l);
+        return l;
+    }
+
+    /** A bundle's lateness histogram, recorded into as a handler start does. */
+    private final FireLatenessProbe statistics = new FireLatenessProbe();
+
+    /**
+     * A second, shared {@code Recorder} with a time slice looked up per sample: the write a firing made for a
+     * health-check window kept apart from the statistics (a division, a volatile read, a {@code recordValue}).
+     */
+    private final Recorder sharedWindow = new Recorder(2);
+
+    private volatile long sliceNanos = 10_000_000_000L;
+
+    /** What a firing records for lateness: its bundle's histogram and the JFR hook (the check adds nothing). */
+    @Benchmark
+    public long timerFireStatistics() {
+        long l = ++lateness;
+        statistics.record(l);
+        RouseEvents.timerLate("owner", timer, l);
+        return l;
+    }
+
+    /** As {@link #timerFireStatistics} plus a shared window recorder, for comparison. */
+    @Benchmark
+    public long timerFireStatisticsAndSharedWindow() {
+        long l = ++lateness;
+        statistics.record(l);
+        if (Math.floorDiv(l, sliceNanos) >= 0) {
+            sharedWindow.recordValue(l);
+        }
         RouseEvents.timerLate("owner", timer, l);
         return l;
     }

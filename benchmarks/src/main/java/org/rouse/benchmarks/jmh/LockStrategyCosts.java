@@ -39,6 +39,13 @@ public class LockStrategyCosts {
     @Param({"adaptive", "fair", "jdk", "spin-yield"})
     public String strategy;
 
+    /**
+     * Whether locks of every strategy run before the measured one, so that the facade's calls into its primitive see
+     * every primitive class (as in the Harness, where all strategies share one JVM) rather than one.
+     */
+    @Param({"false"})
+    public boolean mixed;
+
     private Lock rouse;
     private final ReentrantLock reentrant = new ReentrantLock(false);
 
@@ -47,8 +54,21 @@ public class LockStrategyCosts {
 
     @Setup
     public void setUp() {
+        if (mixed) {
+            for (String other : new String[] {"adaptive", "fair", "jdk", "spin-yield"}) {
+                Lock lock = Guard.newRouseLock(other);
+                for (int i = 0; i < MIXED_WARM_UP; i++) {
+                    lock.lock();
+                    counter++;
+                    lock.unlock();
+                }
+            }
+        }
         rouse = Guard.newRouseLock(strategy);
     }
+
+    /** Acquisitions per strategy before the measurement when {@link #mixed}: enough for the JIT to profile them. */
+    private static final int MIXED_WARM_UP = 200_000;
 
     @Benchmark
     public long rouseLock() {

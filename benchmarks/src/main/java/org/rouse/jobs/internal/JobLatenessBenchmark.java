@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -14,12 +13,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.quartz.DisallowConcurrentExecution;
-import org.quartz.JobBuilder;
 import org.quartz.JobExecutionContext;
 import org.quartz.Scheduler;
-import org.quartz.SimpleScheduleBuilder;
-import org.quartz.TriggerBuilder;
-import org.quartz.impl.StdSchedulerFactory;
 import org.rouse.api.internal.timer.BundleTimerView;
 import org.rouse.api.internal.timer.TimerFrontCore;
 import org.rouse.timer.internal.WheelTimerEngine;
@@ -171,29 +166,8 @@ public final class JobLatenessBenchmark {
     }
 
     private static void runQuartz(int jobs, int seconds, int round) throws Exception {
-        Properties properties = new Properties();
-        properties.setProperty("org.quartz.scheduler.instanceName", "bench-" + round);
-        properties.setProperty("org.quartz.scheduler.skipUpdateCheck", "true");
-        properties.setProperty("org.quartz.threadPool.class", "org.quartz.simpl.SimpleThreadPool");
-        properties.setProperty("org.quartz.threadPool.threadCount", Integer.toString(THREADS));
-        properties.setProperty("org.quartz.jobStore.class", "org.quartz.simpl.RAMJobStore");
-        Scheduler scheduler = new StdSchedulerFactory(properties).getScheduler();
-        scheduler.start();
-        long[] starts = new long[jobs];
-        quartzStart = starts;
-        for (int i = 0; i < jobs; i++) {
-            starts[i] = System.nanoTime();
-            quartzStart = starts; // publish the new entry (volatile write after the array store)
-            scheduler.scheduleJob(
-                    JobBuilder.newJob(QuartzJob.class)
-                            .withIdentity("job-" + i)
-                            .usingJobData("index", i)
-                            .build(),
-                    TriggerBuilder.newTrigger()
-                            .startNow()
-                            .withSchedule(SimpleScheduleBuilder.repeatSecondlyForever(1))
-                            .build());
-        }
+        Scheduler scheduler = QuartzBench.start("bench-" + round, THREADS);
+        QuartzBench.schedulePeriodic(scheduler, QuartzJob.class, jobs, published -> quartzStart = published);
         runFor(seconds);
         scheduler.shutdown(true);
     }

@@ -16,7 +16,7 @@ import org.rouse.stats.Percentiles;
  *
  * <p>Costs: the counts are exact and kept by the lock holder in fields it writes anyway; waits are timed only
  * when an acquisition had to wait, and recorded for one contended acquisition in 8 (the first, the ninth, ...);
- * hold times are sampled (one acquisition in 16, and only on locks that have been contended). So no acquisition
+ * hold times are sampled (one acquisition in 256, and only on locks that have been contended). So no acquisition
  * reads the clock or writes a histogram while it holds the lock, except the sampled ones.
  */
 @ProviderType
@@ -69,7 +69,7 @@ public interface LockStatistics {
     Percentiles waitNanos();
 
     /**
-     * Hold times (outermost acquisition to final unlock), in nanoseconds, sampled: one acquisition in 16 once the
+     * Hold times (outermost acquisition to final unlock), in nanoseconds, sampled: one acquisition in 256 once the
      * lock has been contended; empty for a lock that never was.
      *
      * @since 1.1

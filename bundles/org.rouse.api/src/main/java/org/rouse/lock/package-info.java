@@ -56,8 +56,13 @@
  *       and holders of the old and the new strategy never overlap. For read-write locks: a writer never holds the
  *       lock together with anyone else, readers only with readers, across swaps too.
  *   <li><b>Clean-up.</b> When the consuming bundle stops, its named locks are forgotten.
+ *   <li><b>Cluster locks.</b> When the optional cluster bundle is configured, the names it is configured for
+ *       ({@code lock}, {@code sharedLock} and {@code readWriteLock}) are one lock across every process of the
+ *       cluster, in every bundle: they are {@link org.rouse.lock.FencedLock}s (and
+ *       {@link org.rouse.lock.FencedReadWriteLock}s), with fencing tokens and a validity that a lost connection
+ *       ends. Other names, anonymous locks and stripes stay local.
  * </ul>
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.2.0")
+@org.osgi.annotation.versioning.Version("1.3.0")
 package org.rouse.lock;

@@ -20,15 +20,45 @@ final class ComponentStates {
 
     static final String SCR = "org.osgi.service.component.runtime.ServiceComponentRuntime";
 
-    /** One line of the report: a component configuration, or a description without one. */
-    record Component(String bundle, String name, long id, String state, String why) {
+    /**
+     * One line of the report: a component configuration, or a description without one.
+     *
+     * @param delayed whether the component is delayed (a service, not {@code immediate}): SCR activates it only when
+     *     a consumer first gets its service
+     * @param waitingFor the configuration PIDs the component requires and has not got, joined by ", " (its
+     *     description says {@code configurationPolicy = require} and SCR reports no configuration for it), else
+     *     {@code null}
+     */
+    record Component(
+            String bundle, String name, long id, String state, String why, boolean delayed, String waitingFor) {
+
+        Component(String bundle, String name, long id, String state, String why, boolean delayed) {
+            this(bundle, name, id, state, why, delayed, null);
+        }
 
         /**
-         * ACTIVE is the goal; a component factory, or a component its author disabled by default, is where it should
-         * be as well.
+         * ACTIVE is the goal; a component factory, a component its author disabled by default, a delayed component
+         * that is SATISFIED (its service registered, no consumer yet), or a component that requires a configuration
+         * nobody has given (an optional feature left off, such as the cluster bundle without
+         * {@code org.rouse.cluster}) is where it should be as well.
          */
         boolean ok() {
-            return state.equals("ACTIVE") || state.equals("FACTORY") || state.equals("DISABLED_BY_DEFAULT");
+            return state.equals("ACTIVE")
+                    || state.equals("FACTORY")
+                    || state.equals("DISABLED_BY_DEFAULT")
+                    || (delayed && state.equals("SATISFIED"))
+                    || waitingFor != null;
+        }
+
+        /** The state as the check prints it: with what a good but not ACTIVE component waits for. */
+        String describe() {
+            if (waitingFor != null) {
+                return state + " (waiting for configuration " + waitingFor + ")";
+            }
+            if (delayed && state.equals("SATISFIED")) {
+                return "SATISFIED (delayed: activated by its first user)";
+            }
+            return state;
         }
     }
 
@@ -45,17 +75,55 @@ final class ComponentStates {
                         ServiceReflection.field(ServiceReflection.field(description, "bundle"), "symbolicName");
                 String name = (String) ServiceReflection.field(description, "name");
                 Collection<?> configurations = (Collection<?>) scr.call("getComponentConfigurationDTOs", description);
+                Object[] services = (Object[]) ServiceReflection.field(description, "serviceInterfaces");
+                boolean delayed = !Boolean.TRUE.equals(ServiceReflection.field(description, "immediate"))
+                        && services != null
+                        && services.length > 0;
                 if (configurations.isEmpty()) {
-                    result.add(new Component(bundle, name, -1, withoutConfiguration(scr, description), ""));
+                    String state = withoutConfiguration(scr, description);
+                    result.add(new Component(
+                            bundle,
+                            name,
+                            -1,
+                            state,
+                            "",
+                            delayed,
+                            state.equals("NO_CONFIGURATION") ? requiredPids(description) : null));
                 }
                 for (Object configuration : configurations) {
                     int state = ((Number) ServiceReflection.field(configuration, "state")).intValue();
                     long id = ((Number) ServiceReflection.field(configuration, "id")).longValue();
-                    result.add(new Component(bundle, name, id, stateName(state), why(configuration)));
+                    result.add(new Component(
+                            bundle,
+                            name,
+                            id,
+                            stateName(state),
+                            why(configuration),
+                            delayed,
+                            state == UNSATISFIED_CONFIGURATION ? requiredPids(description) : null));
                 }
             }
             return result;
         });
+    }
+
+    /**
+     * The configuration PIDs of a description whose {@code configurationPolicy} is {@code require}, joined by
+     * {@code ", "}; {@code null} for any other policy (such a component is not waiting for a configuration).
+     */
+    private static String requiredPids(Object description) {
+        if (!"require".equals(ServiceReflection.field(description, "configurationPolicy"))) {
+            return null;
+        }
+        Object[] pids = (Object[]) ServiceReflection.field(description, "configurationPid");
+        if (pids == null || pids.length == 0) {
+            return String.valueOf(ServiceReflection.field(description, "name"));
+        }
+        List<String> names = new ArrayList<>();
+        for (Object pid : pids) {
+            names.add(String.valueOf(pid));
+        }
+        return String.join(", ", names);
     }
 
     private static String withoutConfiguration(ServiceReflection scr, Object description) {
@@ -83,6 +151,9 @@ final class ComponentStates {
         }
         return String.join("; ", reasons);
     }
+
+    /** {@code ComponentConfigurationDTO.UNSATISFIED_CONFIGURATION}: a required configuration is missing (DS 1.4). */
+    static final int UNSATISFIED_CONFIGURATION = 1;
 
     static String stateName(int state) {
         return switch (state) {

@@ -11,11 +11,13 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.ServiceLoader;
+import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
+import org.osgi.framework.BundleException;
 import org.osgi.framework.Constants;
 import org.osgi.framework.FrameworkEvent;
 import org.osgi.framework.launch.Framework;
@@ -143,9 +145,10 @@ final class Launcher {
             framework.start();
             awaitLevel(started, CONFIG_LEVEL);
             List<String> configProblems = loadConfiguration(ctx, changes);
+            Set<String> off = webConsole(ctx);
             raiseTo(framework, FINAL_LEVEL);
             if (options.check()) {
-                boolean passed = Check.run(ctx, changes, configProblems, System.out);
+                boolean passed = Check.run(ctx, changes, configProblems, off, System.out);
                 stopQuietly(framework);
                 return passed ? 0 : 1;
             }
@@ -161,6 +164,25 @@ final class Launcher {
         }
     }
 
+    /**
+     * Decides whether the Web Console starts ({@link WebConsole#decide}), prints why, and when it does not, keeps its
+     * server bundles from starting. Returns the symbolic names of the bundles left stopped on purpose.
+     */
+    private Set<String> webConsole(BundleContext ctx) throws BundleException {
+        WebConsole.Decision decision =
+                WebConsole.decide(options.web(), options.webHost(), options.webPort(), WebConsole.credentials(ctx));
+        System.out.println(decision.line());
+        if (decision.start()) {
+            return Set.of();
+        }
+        for (Bundle bundle : ctx.getBundles()) {
+            if (WebConsole.SERVER_BUNDLES.contains(bundle.getSymbolicName())) {
+                bundle.stop(); // not started yet (start level 6); clears its autostart for this run's fresh cache
+            }
+        }
+        return WebConsole.SERVER_BUNDLES;
+    }
+
     private Map<String, String> frameworkProperties(Path storage) throws IOException {
         Map<String, String> config = new HashMap<>();
         config.put(Constants.FRAMEWORK_STORAGE, storage.toString());
@@ -174,6 +196,9 @@ final class Launcher {
         // JFR events of bundles (the Rouse API's): on JDK 17 an instrumented event class links to a handler class JFR
         // generates in jdk.jfr.internal.handlers, a package no module exports (docs/observability.md)
         putDefault(config, Constants.FRAMEWORK_BOOTDELEGATION, "jdk.jfr.internal.handlers");
+        // the Felix HTTP service (Jetty) reads its address from these framework properties
+        config.put(WebConsole.HOST_PROPERTY, options.webHost());
+        config.put(WebConsole.PORT_PROPERTY, Integer.toString(options.webPort()));
         if (options.check()) {
             // keep the Gogo shell off stdin, and from stopping the framework by itself
             config.put("gosh.args", "--nointeractive --noshutdown");

@@ -15,6 +15,10 @@ import java.util.List;
  *   java -jar rouse-runtime.jar --bundles=DIR     # run the jars in DIR/&lt;startlevel&gt;/ instead of the embedded ones
  *   java -jar rouse-runtime.jar --extract=DIR     # extract the embedded jars to DIR (default: rouse-bundles/ beside
  *                                                 # the runtime jar) and run them from there
+ *   java -jar rouse-runtime.jar --web-port=N      # the Web Console's port (default 8181; 0 = any free port)
+ *   java -jar rouse-runtime.jar --web-host=ADDR   # its address (default 127.0.0.1; a non-loopback one needs a
+ *                                                 # password other than admin, see WebConsole)
+ *   java -jar rouse-runtime.jar --no-web          # no HTTP server and no Web Console
  * </pre>
  *
  * <p>The bundles are installed from the files in that directory, so an operator swaps one by copying a new jar over
@@ -38,14 +42,16 @@ import java.util.List;
 public final class Main {
 
     private static final String USAGE =
-            "usage: java -jar rouse-runtime.jar [--check] [--conf=DIR] [--bundles=DIR | --extract=DIR]";
+            "usage: java -jar rouse-runtime.jar [--check] [--conf=DIR] [--bundles=DIR | --extract=DIR]"
+                    + " [--web-port=N] [--web-host=ADDR] [--no-web]";
 
     private Main() {}
 
     /**
      * Parses the arguments, runs the framework and exits the VM with the launcher's exit code.
      *
-     * @param args {@code --check}, {@code --conf=DIR}, {@code --bundles=DIR} or {@code --extract=DIR}, in any order
+     * @param args {@code --check}, {@code --conf=DIR}, {@code --bundles=DIR}, {@code --extract=DIR},
+     *     {@code --web-port=N}, {@code --web-host=ADDR} or {@code --no-web}, in any order
      * @throws Exception if the framework cannot be created or started
      */
     public static void main(String[] args) throws Exception {
@@ -62,16 +68,33 @@ public final class Main {
     }
 
     /** What the command line asked for. */
-    record LaunchOptions(boolean check, Path confDir, Path bundleDir, Path extractDir) {
+    record LaunchOptions(
+            boolean check, Path confDir, Path bundleDir, Path extractDir, boolean web, String webHost, int webPort) {
+
+        LaunchOptions(boolean check, Path confDir, Path bundleDir, Path extractDir) {
+            this(check, confDir, bundleDir, extractDir, true, WebConsole.DEFAULT_HOST, WebConsole.DEFAULT_PORT);
+        }
 
         static LaunchOptions parse(List<String> args, Path workingDir) {
             boolean check = false;
             Path conf = null;
             Path bundles = null;
             Path extract = null;
+            boolean web = true;
+            String webHost = System.getProperty(WebConsole.HOST_PROPERTY, WebConsole.DEFAULT_HOST);
+            String webPort = System.getProperty(WebConsole.PORT_PROPERTY, Integer.toString(WebConsole.DEFAULT_PORT));
             for (String arg : args) {
                 if (arg.equals("--check")) {
                     check = true;
+                } else if (arg.equals("--no-web")) {
+                    web = false;
+                } else if (arg.startsWith("--web-host=")) {
+                    webHost = arg.substring("--web-host=".length());
+                    if (webHost.isBlank()) {
+                        throw new IllegalArgumentException("--web-host: an address is needed");
+                    }
+                } else if (arg.startsWith("--web-port=")) {
+                    webPort = arg.substring("--web-port=".length());
                 } else if (arg.startsWith("--conf=")) {
                     conf = existingDirectory("--conf", arg.substring("--conf=".length()));
                 } else if (arg.startsWith("--bundles=")) {
@@ -94,7 +117,20 @@ public final class Main {
                 throw new IllegalArgumentException(
                         "--bundles runs a directory as it is, --extract fills one: not both");
             }
-            return new LaunchOptions(check, conf, bundles, extract);
+            return new LaunchOptions(check, conf, bundles, extract, web, webHost, port(webPort));
+        }
+
+        private static int port(String value) {
+            try {
+                int port = Integer.parseInt(value.trim());
+                if (port >= 0 && port <= 65_535) {
+                    return port;
+                }
+            } catch (NumberFormatException e) {
+                // reported below
+            }
+            throw new IllegalArgumentException(
+                    "--web-port must be a whole number from 0 to 65535, not '" + value + "'");
         }
 
         private static Path existingDirectory(String flag, String value) {

@@ -137,6 +137,22 @@ final class ForkedRuntime implements AutoCloseable {
         return states;
     }
 
+    /**
+     * Ends the runtime's JVM with SIGKILL ({@link Process#destroyForcibly()} on Linux), as {@code kill -9} does: no
+     * shutdown hook, no framework stop, its sockets closed by the kernel. Returns the exit code (137 on Linux).
+     */
+    int kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new AssertionError("runtime still alive 30 s after SIGKILL");
+        }
+        return process.exitValue();
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
     /** Stops the framework from the shell and returns the exit code. */
     int stop() throws InterruptedException {
         try {

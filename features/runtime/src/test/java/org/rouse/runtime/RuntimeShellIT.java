@@ -36,7 +36,7 @@ class RuntimeShellIT {
         Path lockCfg = conf.resolve("org.rouse.lock.cfg");
         Files.writeString(lockCfg, "strategy = adaptive\n");
 
-        try (ForkedRuntime runtime = new ForkedRuntime(runtimeJar, "--conf=" + conf)) {
+        try (ForkedRuntime runtime = new ForkedRuntime(runtimeJar, "--conf=" + conf, "--no-web")) {
             await().atMost(Duration.ofSeconds(30))
                     .until(() -> runtime.shell("rouse:timers").contains("org.rouse.examples.scripts"));
             assertTrue(runtime.shell("rouse:selector").contains("view org.rouse.examples.resp"), runtime.output());

@@ -56,7 +56,7 @@ class RuntimeUpdateIT {
 
     @Test
     void updateRereadsEachProviderFromItsFileBesideTheRuntimeJar() throws Exception {
-        try (ForkedRuntime runtime = new ForkedRuntime(runtimeJar, "--conf=" + conf)) {
+        try (ForkedRuntime runtime = new ForkedRuntime(runtimeJar, "--conf=" + conf, "--no-web")) {
             for (String provider : PROVIDERS) {
                 long id = runtime.bundleId(provider);
                 long before = Long.parseLong(runtime.bundleProperty(id, "lastModified"));
@@ -81,7 +81,8 @@ class RuntimeUpdateIT {
     @Test
     void updateLoadsTheJarCopiedOverTheBundleFileAndARestartKeepsIt() throws Exception {
         Path bundles = temp.resolve("bundles");
-        try (ForkedRuntime runtime = new ForkedRuntime(runtimeJar, "--conf=" + conf, "--extract=" + bundles)) {
+        try (ForkedRuntime runtime =
+                new ForkedRuntime(runtimeJar, "--conf=" + conf, "--extract=" + bundles, "--no-web")) {
             for (String provider : PROVIDERS) {
                 long id = runtime.bundleId(provider);
                 Path file = Path.of(URI.create(runtime.bundleProperty(id, "location")));
@@ -99,7 +100,8 @@ class RuntimeUpdateIT {
             assertEquals(0, runtime.stop());
         }
 
-        try (ForkedRuntime restarted = new ForkedRuntime(runtimeJar, "--conf=" + conf, "--extract=" + bundles)) {
+        try (ForkedRuntime restarted =
+                new ForkedRuntime(runtimeJar, "--conf=" + conf, "--extract=" + bundles, "--no-web")) {
             for (String provider : PROVIDERS) {
                 long id = restarted.bundleId(provider);
                 assertTrue(

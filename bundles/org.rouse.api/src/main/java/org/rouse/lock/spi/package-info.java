@@ -10,5 +10,5 @@
  * {@code service.id}) is active.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.2.0")
+@org.osgi.annotation.versioning.Version("1.4.0")
 package org.rouse.lock.spi;

@@ -9,7 +9,11 @@ import org.osgi.annotation.versioning.ProviderType;
 @ProviderType
 public interface TimerEntry {
 
-    /** The deadline on the {@link System#nanoTime()} clock. Never changes for a given entry. */
+    /**
+     * The deadline on the {@link System#nanoTime()} clock. Never changes while the entry is armed. The front may arm
+     * an entry again after the engine has called its {@link #expire()} and no longer holds it (a periodic timer's
+     * next period), with a new deadline; an engine reads the deadline in {@link TimerEngine#arm(TimerEntry)}.
+     */
     long deadlineNanos();
 
     /**
@@ -20,7 +24,8 @@ public interface TimerEntry {
 
     /**
      * A slot the engine that holds the entry may use for its own bookkeeping (e.g. a node for O(1) disarm). Only the
-     * engine the entry is armed in reads or writes it.
+     * engine the entry is armed in reads or writes it. It keeps what the engine last put there after the entry
+     * expires, so an engine may re-use its node when the same entry is armed in it again.
      */
     Object engineSlot();
 

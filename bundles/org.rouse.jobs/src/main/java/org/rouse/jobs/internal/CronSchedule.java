@@ -5,6 +5,7 @@ import com.cronutils.model.definition.CronDefinitionBuilder;
 import com.cronutils.model.time.ExecutionTime;
 import com.cronutils.parser.CronParser;
 import java.time.ZonedDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 
 /**
@@ -43,9 +44,14 @@ final class CronSchedule {
         }
     }
 
-    /** The next time strictly after {@code after}, or empty if the expression names no later time. */
+    /**
+     * The next time strictly after {@code after}, a whole second, or empty if the expression names no later time.
+     */
     Optional<ZonedDateTime> nextAfter(ZonedDateTime after) {
-        return executionTime.nextExecution(after);
+        // cron-utils keeps the fraction of a second of its argument in the result: from 12:00:00.947 the next time
+        // of "* * * * * ?" would be 12:00:01.947. Cron names whole seconds, and the next whole second after the
+        // truncated time is the next one after the time itself.
+        return executionTime.nextExecution(after.truncatedTo(ChronoUnit.SECONDS));
     }
 
     @Override

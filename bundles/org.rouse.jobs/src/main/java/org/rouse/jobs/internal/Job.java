@@ -10,6 +10,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.rouse.jobs.spi.JobPlacement;
 import org.rouse.timer.Timer;
 import org.rouse.timer.TimerEvent;
 import org.rouse.timer.TimerOwner;
@@ -72,6 +73,8 @@ final class Job {
     private ZonedDateTime armedFor;
     /** Written once by stop (any thread), read by handlers and runs: volatile so they see it promptly. */
     private volatile boolean stopped;
+    /** Where a runOn job runs (null: here); volatile, written by JobsCore under its monitor. */
+    private volatile JobPlacement.Membership placement;
     /** Whether a cron job has no next time; written under this, read by the shell. */
     private volatile boolean finished;
 
@@ -161,8 +164,36 @@ final class Job {
         }
     }
 
+    /**
+     * Sets where the job runs in a cluster: null runs it here (no placement service); otherwise a due run starts only
+     * while {@code placement.runsHere()}.
+     */
+    void placement(JobPlacement.Membership placement) {
+        this.placement = placement;
+    }
+
+    JobPlacement.Membership placement() {
+        return placement;
+    }
+
+    /**
+     * Where a runOn job runs now: {@code here}, {@code elsewhere}, {@code nowhere} (its placement failed or went
+     * away), or {@code local} without a placement service.
+     */
+    String placementState() {
+        JobPlacement.Membership where = placement;
+        return where == null
+                ? "local"
+                : where == JobsCore.NOWHERE ? "nowhere" : where.runsHere() ? "here" : "elsewhere";
+    }
+
     /** Hands one run to the executor; false if a non-concurrent job's previous run is still in flight. */
     private boolean handOff(long dueNanos, boolean scheduled) {
+        JobPlacement.Membership where = placement;
+        if (scheduled && where != null && !where.runsHere()) {
+            statistics.elsewhere();
+            return false;
+        }
         if (!spec.concurrent() && !running.compareAndSet(false, true)) {
             statistics.skipped();
             LOG.debug("Job {} ({}): still running, this run is skipped", spec.name(), bundle);
@@ -226,6 +257,11 @@ final class Job {
             return Optional.empty();
         }
         return timer.remaining();
+    }
+
+    /** Due runs not started because the placement said the job runs on another node. */
+    long runsElsewhere() {
+        return statistics.elsewhereCount();
     }
 
     JobStatistics.Snapshot statistics() {

@@ -3,13 +3,17 @@ package org.rouse.jobs.internal;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.apache.felix.service.command.Descriptor;
 
 /**
- * The Gogo commands {@code rouse:jobs} and {@code rouse:trigger <name>}. Registered by {@link JobWhiteboard} as a
+ * The shell commands {@code rouse:jobs} and {@code rouse:trigger <name>}. Registered by {@link JobWhiteboard} as a
  * plain service with {@code osgi.command.scope=rouse} and {@code osgi.command.function=[jobs, trigger]}, so the bundle
- * needs no Gogo import. Both write to {@code System.out}, which Gogo points at the calling session.
+ * needs Gogo only for the optional {@link Descriptor} help; under Apache Karaf's shell it is registered without those
+ * properties and the Action commands of {@code org.rouse.jobs.internal.karaf} call it. Both write to
+ * {@code System.out}, which Gogo (Felix and Karaf alike) points at the calling session.
  *
  * <pre>
  * g! rouse:jobs
@@ -19,6 +23,22 @@ import java.util.Optional;
  */
 public final class JobCommands {
 
+    /*
+     * Help texts, shared by the Gogo functions' @Descriptor and the Karaf Action commands
+     * (org.rouse.jobs.internal.karaf), so both shells describe a command alike.
+     */
+
+    /** Help of {@code rouse:jobs}. */
+    public static final String JOBS_HELP = "Whiteboard jobs: schedule, next and last run, runs, failures, skipped runs,"
+            + " runs in flight, lateness and run time";
+
+    /** Help of {@code rouse:trigger <name>}. */
+    public static final String TRIGGER_HELP =
+            "Run a whiteboard job now (a job that is running and not concurrent is" + " not started again)";
+
+    /** Help of the argument of {@code rouse:trigger <name>}. */
+    public static final String NAME_ARGUMENT_HELP = "the job's name as rouse:jobs lists it (scheduler.name)";
+
     private final JobsCore core;
 
     JobCommands(JobsCore core) {
@@ -26,12 +46,14 @@ public final class JobCommands {
     }
 
     /** Prints every job with its next and last run, lateness, run time and failures ({@code rouse:jobs}). */
+    @Descriptor(JOBS_HELP)
     public void jobs() {
         System.out.print(report());
     }
 
     /** Runs the job named {@code name} now ({@code rouse:trigger <name>}); prints what happened. */
-    public void trigger(String name) {
+    @Descriptor(TRIGGER_HELP)
+    public void trigger(@Descriptor(NAME_ARGUMENT_HELP) String name) {
         trigger(name, System.out);
     }
 
@@ -48,12 +70,17 @@ public final class JobCommands {
         }
     }
 
+    /** The names of the scheduled jobs, in registration order; for shell completion. */
+    public List<String> names() {
+        return core.jobs().stream().map(job -> job.spec.name()).toList();
+    }
+
     /** The {@code rouse:jobs} table as text; not a shell function (the shell's is {@link #jobs()}). */
     public String report() {
         StringBuilder out = new StringBuilder();
         out.append(String.format(
                 Locale.ROOT,
-                "%-24s %-32s %-22s %9s %10s %6s %5s %5s %3s  %-18s %s%n",
+                "%-24s %-32s %-34s %9s %10s %6s %5s %5s %3s  %-18s %s%n",
                 "name",
                 "bundle",
                 "schedule",
@@ -79,10 +106,10 @@ public final class JobCommands {
                             Duration.between(s.lastStart(), now).toMillis() / 1e3);
             String schedule = job.spec.describe()
                     + (job.spec.concurrent() ? " concurrent" : "")
-                    + (job.spec.runOn() == null ? "" : " runOn=" + job.spec.runOn() + "(local)");
+                    + (job.spec.runOn() == null ? "" : " runOn=" + job.spec.runOn() + "(" + job.placementState() + ")");
             out.append(String.format(
                     Locale.ROOT,
-                    "%-24s %-32s %-22s %9s %10s %6d %5d %5d %3d  %-18s %s%n",
+                    "%-24s %-32s %-34s %9s %10s %6d %5d %5d %3d  %-18s %s%n",
                     job.spec.name(),
                     job.bundle,
                     schedule,

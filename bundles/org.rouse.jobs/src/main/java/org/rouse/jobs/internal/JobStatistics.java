@@ -28,6 +28,7 @@ final class JobStatistics {
     private long runs;
     private long failures;
     private long skipped;
+    private long elsewhere;
     private Instant lastStart;
     private long lastLateness;
     private long maxLateness;
@@ -53,6 +54,16 @@ final class JobStatistics {
 
     synchronized void skipped() {
         skipped++;
+    }
+
+    /** A due run of a runOn job that another node runs. */
+    synchronized void elsewhere() {
+        elsewhere++;
+    }
+
+    /** Due runs left to another node (runOn jobs in a cluster). */
+    synchronized long elsewhereCount() {
+        return elsewhere;
     }
 
     synchronized Snapshot snapshot() {

@@ -12,6 +12,9 @@ import org.osgi.framework.Bundle;
 import org.osgi.framework.BundleContext;
 import org.osgi.framework.ServiceReference;
 import org.osgi.framework.ServiceRegistration;
+import org.osgi.framework.namespace.PackageNamespace;
+import org.osgi.framework.wiring.BundleWire;
+import org.osgi.framework.wiring.BundleWiring;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -19,8 +22,10 @@ import org.osgi.service.component.annotations.Modified;
 import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.component.annotations.ReferenceCardinality;
 import org.osgi.service.component.annotations.ReferencePolicy;
+import org.osgi.service.component.annotations.ReferencePolicyOption;
 import org.osgi.service.metatype.annotations.Designate;
 import org.rouse.config.ConfigCheck;
+import org.rouse.jobs.spi.JobPlacement;
 import org.rouse.timer.TimerService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +44,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Jobs run on a pool of this bundle ({@code threads} of PID {@value #PID}, default {@value #DEFAULT_THREADS};
  * threads named {@code rouse-job-N}, idle ones end after 30 s), so slow jobs never hold the timer provider's workers.
- * The Gogo commands {@code rouse:jobs} and {@code rouse:trigger} list and start jobs.
+ * The shell commands {@code rouse:jobs} and {@code rouse:trigger} list and start jobs (Gogo functions, or Karaf
+ * Action commands under Karaf's shell).
  */
 @Component(
         immediate = true,
@@ -83,8 +89,10 @@ public final class JobWhiteboard {
         configure(config);
         core = new JobsCore(timers, executor);
         Hashtable<String, Object> properties = new Hashtable<>();
-        properties.put("osgi.command.scope", "rouse");
-        properties.put("osgi.command.function", new String[] {"jobs", "trigger"});
+        if (!karafShell(context.getBundle())) {
+            properties.put("osgi.command.scope", "rouse");
+            properties.put("osgi.command.function", new String[] {"jobs", "trigger"});
+        }
         commands = context.registerService(JobCommands.class, new JobCommands(core), properties);
     }
 
@@ -126,6 +134,25 @@ public final class JobWhiteboard {
         core.remove(serviceId(reference), CALLABLE);
     }
 
+    /**
+     * The cluster's job placement (optional, greedy): runOn jobs run where it says; without one ever bound they run
+     * here, and after it goes with none in its place, nowhere until one returns.
+     */
+    @Reference(
+            service = JobPlacement.class,
+            cardinality = ReferenceCardinality.OPTIONAL,
+            policy = ReferencePolicy.DYNAMIC,
+            policyOption = ReferencePolicyOption.GREEDY,
+            unbind = "unbindPlacement")
+    void bindPlacement(JobPlacement placement) {
+        core.placement(placement);
+    }
+
+    /** DS binds a replacement before it unbinds the old one, so only the placement in use is cleared. */
+    void unbindPlacement(JobPlacement placement) {
+        core.placementGone(placement);
+    }
+
     /** Applies a valid configuration; an invalid one is logged whole and the last good one stays. */
     @Modified
     void configure(JobsConfig config) {
@@ -158,6 +185,26 @@ public final class JobWhiteboard {
         Bundle bundle = reference.getBundle();
         String label = bundle == null ? "(unregistered)" : bundle.getSymbolicName() + " [" + bundle.getBundleId() + "]";
         core.add(serviceId(reference), label, kind, reference::getProperty, job);
+    }
+
+    /**
+     * Whether {@code bundle} is wired to Karaf's Action API: then Karaf's shell registers the Action commands of
+     * {@code org.rouse.jobs.internal.karaf}, and Gogo functions of the same names would be a second
+     * {@code rouse:jobs} in its registry (the API bundle's {@code GogoCommands} explains why that must not be). The
+     * import is optional, so without Karaf's shell this is false.
+     */
+    static boolean karafShell(Bundle bundle) {
+        BundleWiring wiring = bundle.adapt(BundleWiring.class);
+        if (wiring == null) {
+            return false;
+        }
+        for (BundleWire wire : wiring.getRequiredWires(PackageNamespace.PACKAGE_NAMESPACE)) {
+            if ("org.apache.karaf.shell.api.action"
+                    .equals(wire.getCapability().getAttributes().get(PackageNamespace.PACKAGE_NAMESPACE))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static long serviceId(ServiceReference<?> reference) {

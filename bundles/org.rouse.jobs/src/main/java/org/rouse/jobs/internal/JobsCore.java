@@ -8,6 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
+import org.rouse.jobs.spi.JobPlacement;
 import org.rouse.timer.TimerService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +35,14 @@ final class JobsCore {
      * Sources. Property names, the "expression before period" rule and skipping a run that would overlap the
      * previous one follow the Apache Sling Commons Scheduler whiteboard (WhiteboardHandler, QuartzJobExecutor), which
      * Apache Karaf's scheduler derives from.
+     *
+     * Invariant. While a placement service is set, every runOn job holds a membership of it (or NOWHERE) from before
+     * its timer is armed until after it is stopped, and a change of placement service hands each job its new
+     * membership before closing the old one: a due run never sees a runOn job without a membership and so never
+     * starts here as a local job while another node may lead it. Once a placement service has been set, its going
+     * away without a replacement (the cluster bundle stopped or updated, its configuration removed) parks every runOn
+     * job on NOWHERE until a placement returns: other nodes may still lead those jobs, so running them here would run
+     * them twice. Only a jobs core that never had a placement runs runOn jobs here.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(JobsCore.class);
@@ -44,6 +53,10 @@ final class JobsCore {
     private final Map<Long, Job> jobs = new LinkedHashMap<>();
     /** Guarded by this. */
     private boolean closed;
+    /** The cluster's job placement, or null (runOn jobs run here, unless placementLost); guarded by this. */
+    private JobPlacement placement;
+    /** Whether a placement was set and went away with none in its place (runOn jobs run nowhere); guarded by this. */
+    private boolean placementLost;
 
     JobsCore(TimerService timers, Executor executor) {
         this.timers = timers;
@@ -99,21 +112,23 @@ final class JobsCore {
                     serviceId,
                     spec.notes());
         }
-        if (spec.runOn() != null) {
+        if (spec.runOn() != null && placement == null) {
             LOG.info(
-                    "Job {} (bundle {}, service.id {}) has scheduler.runOn={}: no cluster bundle is present, so it"
-                            + " runs on this node like any other job",
+                    "Job {} (bundle {}, service.id {}) has scheduler.runOn={}: no cluster is configured (bundle"
+                            + " org.rouse.cluster with a connect.string), so it runs on this node like any other job",
                     spec.name(),
                     bundle,
                     serviceId,
                     spec.runOn());
         }
         Job job = new Job(spec, serviceId, bundle, kind, task, timers, executor);
+        place(job); // before the timer is armed: an immediate run is due at once (invariant)
         try {
             job.start();
         } catch (RuntimeException e) {
             // the bundle's pending-timer cap (RejectedExecutionException) or a released view (IllegalStateException)
             job.stop();
+            unplace(job);
             LOG.error(
                     "Job {} (bundle {}, service.id {}) could not be scheduled on the timer service",
                     spec.name(),
@@ -133,8 +148,89 @@ final class JobsCore {
         if (job != null && job.kind.equals(kind)) {
             jobs.remove(serviceId);
             job.stop();
+            unplace(job);
         }
     }
+
+    /**
+     * Sets the cluster's job placement (null: every job runs here): every runOn job leaves the old one and joins the
+     * new one.
+     */
+    synchronized void placement(JobPlacement next) {
+        if (next == placement) {
+            return;
+        }
+        if (next == null && placement != null) {
+            placementLost = true;
+            long parked =
+                    jobs.values().stream().filter(j -> j.spec.runOn() != null).count();
+            if (parked > 0) {
+                LOG.warn(
+                        "The cluster's job placement went away: {} runOn job(s) run nowhere until it returns (another"
+                                + " node may lead them); restart org.rouse.jobs to run them on this node alone",
+                        parked);
+            }
+        } else if (next != null) {
+            placementLost = false;
+        }
+        placement = next;
+        for (Job job : jobs.values()) {
+            JobPlacement.Membership old = job.placement();
+            place(job); // the new membership (or NOWHERE) replaces the old one with no gap between them (invariant)
+            if (old != null) {
+                old.close();
+            }
+        }
+    }
+
+    /** Clears the placement if it is {@code gone} (a replacement bound first stays). */
+    synchronized void placementGone(JobPlacement gone) {
+        if (placement == gone) {
+            placement(null);
+        }
+    }
+
+    /** Under this. */
+    private void place(Job job) {
+        if (job.spec.runOn() == null) {
+            return;
+        }
+        if (placement == null) {
+            job.placement(placementLost ? NOWHERE : null);
+            return;
+        }
+        try {
+            job.placement(placement.join(job.spec.name(), job.spec.runOn()));
+        } catch (RuntimeException e) {
+            LOG.error(
+                    "Job {} ({}) could not join the cluster's job placement; it runs nowhere until the placement"
+                            + " service changes",
+                    job.spec.name(),
+                    job.bundle,
+                    e);
+            job.placement(NOWHERE);
+        }
+    }
+
+    /** Under this. */
+    private static void unplace(Job job) {
+        JobPlacement.Membership old = job.placement();
+        job.placement(null);
+        if (old != null) {
+            old.close();
+        }
+    }
+
+    /** A membership that never runs the job. */
+    static final JobPlacement.Membership NOWHERE = new JobPlacement.Membership() {
+        @Override
+        public boolean runsHere() {
+            return false;
+        }
+
+        @Override
+        public void close() {}
+    };
 
     /** The job named {@code name}, if any. */
     synchronized Optional<Job> byName(String name) {
@@ -151,6 +247,7 @@ final class JobsCore {
         closed = true;
         for (Job job : jobs.values()) {
             job.stop();
+            unplace(job);
         }
         jobs.clear();
     }

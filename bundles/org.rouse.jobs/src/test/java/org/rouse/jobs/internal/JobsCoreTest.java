@@ -21,6 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.rouse.api.internal.timer.BundleTimerView;
 import org.rouse.api.internal.timer.TimerFrontCore;
+import org.rouse.jobs.spi.JobPlacement;
 
 /** The whiteboard core on a real timer front (its built-in standby engine) and a real thread pool. */
 @Timeout(30)
@@ -48,6 +49,109 @@ class JobsCoreTest {
         long id = nextServiceId++;
         assertTrue(core.add(id, "test [1]", "Runnable", properties::get, Executors.callable(job)));
         return id;
+    }
+
+    /**
+     * A placement whose join takes a while (a ZooKeeper round trip) and whose memberships never run here: the job
+     * belongs to another node.
+     */
+    private static final class SlowElsewhere implements JobPlacement {
+        /** Counted down by the job if it ever runs here. */
+        final CountDownLatch ranHere = new CountDownLatch(1);
+
+        @Override
+        public Membership join(String jobName, String runOn) {
+            try {
+                // long enough for an already armed immediate run to fire on the real timer
+                ranHere.await(300, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return new Membership() {
+                @Override
+                public boolean runsHere() {
+                    return false;
+                }
+
+                @Override
+                public void close() {}
+            };
+        }
+    }
+
+    @Test
+    void anImmediateRunOnJobNeverRunsBeforeItsPlacementSaysWhere() throws Exception {
+        SlowElsewhere elsewhere = new SlowElsewhere();
+        core.placement(elsewhere);
+        AtomicInteger runs = new AtomicInteger();
+        add(
+                () -> {
+                    runs.incrementAndGet();
+                    elsewhere.ranHere.countDown();
+                },
+                "scheduler.period",
+                1L,
+                "scheduler.immediate",
+                true,
+                "scheduler.runOn",
+                "LEADER",
+                "scheduler.name",
+                "leader-only");
+        Job job = core.byName("leader-only").orElseThrow();
+        // the immediate due run has been decided (seen as running elsewhere) ...
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> job.runsElsewhere() >= 1);
+        // ... and no run of this node's started: before the membership was set, the run started as a local one
+        assertEquals(0, runs.get(), "runs on a node that is not the job's leader");
+        assertEquals(0, job.statistics().runs());
+    }
+
+    /** A placement whose memberships run every job here, as on the leader. */
+    private static final JobPlacement HERE = (jobName, runOn) -> new JobPlacement.Membership() {
+        @Override
+        public boolean runsHere() {
+            return true;
+        }
+
+        @Override
+        public void close() {}
+    };
+
+    @Test
+    void aRunOnJobRunsNowhereOnceItsPlacementGoesAwayUntilOneReturns() throws Exception {
+        core.placement(HERE);
+        AtomicInteger runs = new AtomicInteger();
+        add(
+                runs::incrementAndGet,
+                "scheduler.period",
+                1L,
+                "scheduler.immediate",
+                true,
+                "scheduler.runOn",
+                "LEADER",
+                "scheduler.name",
+                "leader-only");
+        Job job = core.byName("leader-only").orElseThrow();
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> runs.get() >= 1);
+
+        core.placementGone(HERE); // the cluster bundle stops: other nodes may lead the job now
+        assertEquals("nowhere", job.placementState());
+        int runsWhenGone = runs.get();
+        long elsewhereWhenGone = job.runsElsewhere();
+        // its next due run is decided (not here) ...
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> job.runsElsewhere() > elsewhereWhenGone);
+        // ... and did not start as a local run
+        assertEquals(runsWhenGone, runs.get(), "a runOn job ran here after its placement went away");
+
+        core.placement(HERE); // the cluster bundle is back
+        assertEquals("here", job.placementState());
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> runs.get() > runsWhenGone);
+    }
+
+    @Test
+    void aJobsCoreThatNeverHadAPlacementRunsRunOnJobsHere() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        add(runs::incrementAndGet, "scheduler.period", 1L, "scheduler.immediate", true, "scheduler.runOn", "SINGLE");
+        Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> runs.get() >= 1);
     }
 
     @Test

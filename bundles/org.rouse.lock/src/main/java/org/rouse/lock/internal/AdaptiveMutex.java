@@ -3,7 +3,6 @@ package org.rouse.lock.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.rouse.lock.spi.LockPrimitive;
@@ -40,8 +39,8 @@ final class AdaptiveMutex implements LockPrimitive {
      *
      * Layout. `state`: bit LOCKED (held) and bit PARKED (the queue is not empty). `queue`: the parked threads' nodes,
      * oldest first, an ArrayDeque guarded by its own monitor (Java has no futex; the monitor plays ParkingLot's
-     * bucket lock and is held for a few instructions, never while parking). `fairAfter`: the per-lock fairness
-     * timer, read and re-armed only by unlockers under the monitor. `woken`: the node an unlock woke that has not
+     * bucket lock and is held for a few instructions, never while parking). `fairness`: the per-lock fairness
+     * timer (FairnessTimer), read and re-armed only by unlockers under the monitor. `woken`: the node an unlock woke that has not
      * yet run.
      *
      * Acquire. Fast path CAS(0, LOCKED). Slow path, in a loop: (1) while LOCKED is clear, CAS in LOCKED keeping
@@ -116,8 +115,8 @@ final class AdaptiveMutex implements LockPrimitive {
     /** The node an unlock woke that has not run yet, or null; set under the monitor, cleared by CAS by that node. */
     @SuppressWarnings("unused") // accessed through WOKEN_NODE
     private volatile Waiter woken;
-    /** The fairness timer ({@code System.nanoTime()} after which an unlock hands over); guarded by the monitor. */
-    private long fairAfter;
+    /** The fairness timer (when an unlock hands over instead of waking); guarded by the monitor. */
+    private final FairnessTimer fairness;
     /** Direct hand-offs; guarded by the monitor. */
     private long handoffs;
     /** Parks performed; atomic add by waiters. */
@@ -149,7 +148,7 @@ final class AdaptiveMutex implements LockPrimitive {
 
     AdaptiveMutex(Supplier<AdaptiveTuning> tuning) {
         this.tuning = tuning;
-        this.fairAfter = System.nanoTime() + nextFairInterval(tuning.get());
+        this.fairness = new FairnessTimer(tuning);
     }
 
     @Override
@@ -234,7 +233,7 @@ final class AdaptiveMutex implements LockPrimitive {
     /** Moves the fairness timer {@code nanos} from now; for tests that need barging or a hand-off on cue. */
     void rearmFairness(long nanos) {
         synchronized (queue) {
-            fairAfter = System.nanoTime() + nanos;
+            fairness.rearm(nanos);
         }
     }
 
@@ -439,10 +438,8 @@ final class AdaptiveMutex implements LockPrimitive {
                 state = 0; // PARKED without a queue cannot happen (I1); free the lock all the same
                 return;
             }
-            long now = System.nanoTime();
-            if (now - fairAfter >= 0L) {
+            if (fairness.dueAt(System.nanoTime())) { // re-arms itself
                 queue.pollFirst();
-                fairAfter = now + nextFairInterval(tuning.get());
                 state = queue.isEmpty() ? LOCKED : LOCKED | PARKED; // never free: no barger overtakes
                 handoffs++;
                 WOKEN_NODE.compareAndSet(this, head, (Waiter) null);
@@ -486,10 +483,5 @@ final class AdaptiveMutex implements LockPrimitive {
         if (wake != null) {
             LockSupport.unpark(wake);
         }
-    }
-
-    /** A random time in [0, bound): on average one fair hand-off per half bound, as parking_lot's 0..1 ms. */
-    private static long nextFairInterval(AdaptiveTuning tuning) {
-        return ThreadLocalRandom.current().nextLong(Math.max(1L, tuning.fairnessBoundNanos()));
     }
 }

@@ -3,18 +3,19 @@ package org.rouse.lock.internal;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Iterator;
-import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+import org.rouse.lock.internal.AdaptiveMutex.Waiter;
 import org.rouse.lock.spi.ReadWritePrimitive;
 
 /**
- * Read-write strategy {@code adaptive}, the default: a read-write lock that starves neither writers nor readers.
- * Readers share one lock word; a thread that finds the lock taken spins briefly (only while nobody is parked), then
- * parks in the lock's queue. Once a writer waits, new readers queue behind it (writer preference); when a writer
- * releases, every reader queued at that moment is let in at once, as one bounded batch, before the next writer.
+ * Read-write strategy {@code adaptive}: a barging read-write lock with eventual fairness that starves neither
+ * writers nor readers. Writers take turns on an {@code adaptive} mutex ({@link AdaptiveMutex}: barging, adaptive
+ * spin, a per-lock fairness timer), then close the lock to new readers and wait for the readers inside to leave.
+ * Readers share one lock word; a reader that finds a writer in spins briefly, then parks. A writer's release wakes
+ * the parked readers, which compete for the lock when they run, as in {@link
+ * java.util.concurrent.locks.ReentrantReadWriteLock}; about once per fairness interval it lets them in directly
+ * instead, so no reader starves either.
  *
  * <pre>{@code
  * ReadWritePrimitive rw = new StrategyLockEngine().newReadWritePrimitive("adaptive");
@@ -31,66 +32,82 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
     /*
      * Implementation notes.
      *
-     * Sources. Rust parking_lot's RawRwLock (one word with the reader count and WRITER / PARKED bits, the parked
-     * threads in a queue outside the word, barging and a short spin only while nobody is parked); the Linux rwsem
-     * (kernel/locking/rwsem.c: once a writer waits, new readers queue instead of joining the readers inside
-     * (RWSEM_FLAG_HANDOFF / waiter bit), and a writer's release wakes all queued readers together); Brandenburg and
-     * Anderson, "Spin-based reader-writer synchronization for multiprocessor real-time systems" (phase-fair
-     * locks: reader phases and writer phases alternate, so each waits at most one phase of the other kind); the
-     * JDK's ReentrantReadWriteLock for the contract. The spin length is AdaptiveMutex's (glibc's adaptive mutex).
+     * Sources. Rust parking_lot's RawRwLock: a writer first takes the WRITER bit, which keeps new readers out, and
+     * then waits for the readers inside to leave, parked apart from the other waiters (its WRITER_PARKED_BIT); an
+     * unlock wakes the parked threads, which compete again (barging), and hands the lock over directly only when
+     * the queue's "be fair" timer has expired. F. Pizlo, "Locking in WebKit" (2016), for "wake, don't grant": a
+     * thread that is granted a lock before it runs holds it while unscheduled. The JDK's ReentrantReadWriteLock for
+     * the contract and for woken readers that acquire only when they run. The writers' mutex, its spin and its
+     * fairness timer are AdaptiveMutex's; the readers' timer is the same FairnessTimer.
      *
-     * Layout. `state`: bit WRITER (held exclusively), bit PARKED (the queue is not empty), bit WRITER_WAITING (the
-     * queue holds a writer), and the count of shared holders in the bits from READER_SHIFT up. `queue`: parked
-     * threads' nodes, oldest first, under its own monitor (Java has no futex; the monitor is held for a few
-     * instructions, never while parking), with `queuedWriters` counting the writers in it.
+     * Layout. `writers`: an AdaptiveMutex that a writer holds from before it closes the lock until after it opens
+     * it again (writers exclude each other there, with barging and eventual fairness). `state`: bit WRITER (a
+     * writer holds the lock or is waiting for the readers inside to leave: no reader may enter), bit
+     * READERS_PARKED (the readers' queue is not empty), bit DRAIN_PARKED (the writer is parked until the reader
+     * count drops to 0; its thread is in `drainer`), and the count of shared holders from READER_SHIFT up.
+     * `queue`: parked readers' nodes (AdaptiveMutex.Waiter), under its own monitor, which is held for a few
+     * instructions and never while parking.
      *
-     * Acquire. Shared: allowed while neither WRITER nor WRITER_WAITING is set, by CAS count + 1 (barging past parked
-     * readers is harmless: they are parked only behind a writer that has since left, and are being let in).
-     * Exclusive: only from the word 0, by CAS to WRITER (a writer never overtakes a parked thread). Slow path: spin
-     * with Thread.onSpinWait() while the lock is taken and PARKED is clear, up to the adaptive limit; then, under the
-     * monitor, retry once and otherwise set PARKED (and WRITER_WAITING for a writer) in the same CAS that confirms
-     * the lock is still taken, queue the node, and park until an unlocker marks it granted: queued threads receive
-     * ownership directly and never compete again.
+     * Shared acquire. Fast path, optimistic: one atomic add of +1 to the count; if the word it returns has WRITER
+     * set, the reader never entered and takes itself out again with the shared release below (so it may be the one
+     * that takes the count to 0 and unparks the draining writer). One atomic add, unlike a load and then a CAS,
+     * moves the contended cache line once and never retries. Slow path, in a loop: spin while WRITER is
+     * set, up to the adaptive limit, and only while no reader is parked or the caller was just woken (a parked
+     * reader means the writer is slow or preempted); then, under the monitor, take the lock if WRITER is clear, or
+     * else set READERS_PARKED in a CAS that confirms WRITER, queue the node and park until its status leaves
+     * WAITING: GRANTED means a fair release counted it in (it holds the lock), WOKEN means go round the loop again.
+     * Shared release: one atomic add of -1 to the count; the reader that takes it to 0 while DRAIN_PARKED is set
+     * unparks `drainer`.
      *
-     * Release and grants. Exclusive release: CAS(WRITER, 0), which fails when PARKED is set; then, under the monitor,
-     * clear WRITER and grant. Shared release: CAS count - 1, except that the last reader with PARKED set takes the
-     * monitor, decrements and grants. Downgrade: one CAS from WRITER to one reader, then grant if PARKED. grant(),
-     * under the monitor, with WRITER clear: if the head of the queue is a reader, every queued reader is granted at
-     * once (the batch: only those queued now, so it is bounded) and the queued writers stay; if the head is a writer
-     * and no reader holds the lock, the writer is granted (WRITER set in the same CAS that rewrites the flags).
-     * Granted nodes are unparked after leaving the monitor. A queued thread that gives up (timeout, interrupt)
-     * leaves the queue under the monitor and calls grant(), since a writer leaving may let queued readers in.
+     * Exclusive acquire. Take `writers` (AdaptiveMutex's fast path, spin, queue and fairness), then set WRITER
+     * (CAS(0, WRITER) when no reader holds it, the common case: the whole acquisition is two CASes), then wait for
+     * the count to drop to 0: spin up to the adaptive limit, then publish the thread in `drainer`, set DRAIN_PARKED
+     * by a CAS that confirms count > 0, and park until the count is 0; then clear DRAIN_PARKED. A writer that gives
+     * up (timeout, interrupt) while waiting releases as below. tryLock: writers.tryLock() and CAS(0, WRITER), else
+     * undo and fail, so it fails while readers hold the lock.
+     *
+     * Exclusive release. CAS(WRITER, 0) when no reader is parked, else under the monitor: clear WRITER,
+     * DRAIN_PARKED and READERS_PARKED in one CAS, empty the queue and unpark every reader in it after the monitor.
+     * Each is WOKEN, except when the readers' fairness timer has expired: then the same CAS adds them all to the
+     * count and each is GRANTED (a direct hand-off, at most once per expiry). Then release `writers`, which wakes
+     * (or, when its own timer has expired, hands over to) one parked writer. Downgrade is the same release with
+     * one more reader, the caller, in the same CAS.
      *
      * Invariants.
-     * (I1) Under the monitor, PARKED is set iff the queue is not empty and WRITER_WAITING iff queuedWriters > 0:
-     * every change of the queue rewrites them under the monitor; the fast paths never change them (they CAS the
-     * count or WRITER only, against a word that includes the flags).
-     * (I2) No lost wake-up. A thread queues only after a CAS that set PARKED (or found it set) on a word in which it
-     * could not acquire. Any release that could let it in then takes the slow path: the exclusive release's CAS
-     * from WRITER fails on PARKED; the last reader's release sees PARKED; so a release that makes progress possible
-     * runs grant() under the monitor, after the queueing thread's monitor section. grant() hands the lock on
-     * whenever the head can proceed; when it cannot (a writer at the head while readers hold), those readers'
-     * last release grants it. So, under the monitor, the lock is never free while the queue is not empty.
-     * (I3) Exclusion. WRITER is set only by CAS from 0 or, in grant(), by CAS from a word with no reader and no
-     * WRITER; the count grows only by CAS from a word without WRITER. So a writer excludes everyone.
-     * (I4) No starvation. Once a writer is queued (WRITER_WAITING), no reader enters except by a grant; readers
-     * holding the lock drain, the last one grants the head. A writer's release grants all queued readers ahead of
-     * the next queued writer if the head is a reader, else the head writer; so every queued thread waits at most
-     * for the threads queued before it plus one batch of readers per writer ahead of it.
+     * (I1) Only the holder of `writers` sets WRITER, and it clears WRITER before it releases `writers`; so WRITER is
+     * clear whenever a thread takes `writers`, and its claim CAS cannot race another writer's.
+     * (I2) Under the monitor, READERS_PARKED is set iff the queue is not empty: a reader sets it while queueing,
+     * under the monitor; a writer's release clears it and empties the queue in one monitor section; a cancelling
+     * reader that leaves the queue empty clears it. READERS_PARKED and DRAIN_PARKED are set only together with
+     * WRITER and are cleared with it, so a word without WRITER has neither flag.
+     * (I3) Exclusion. A reader enters only by a CAS of count + 1 on a word without WRITER, by an atomic add whose
+     * previous word had no WRITER, or by a release's CAS, which clears WRITER in the same step. WRITER is set while
+     * the count may be positive, but the writer holds the lock only once it has seen the count at 0 with WRITER
+     * set; after that the count can rise only by optimistic adds that see WRITER and are taken back, so no reader
+     * enters until it clears WRITER. (Such a transient count can make a concurrent isWriteLocked() say false, and
+     * a writer's CAS(0, WRITER) fail, only while another writer holds `writers`, when tryLock fails anyway.)
+     * (I4) No lost wake-up. A reader parks only after its CAS set or kept READERS_PARKED on a word with WRITER, so
+     * the release that clears WRITER fails its CAS(WRITER, 0) and empties the queue under the monitor, after the
+     * reader's section. The writer parks only after its CAS set DRAIN_PARKED on a word with count > 0, so the
+     * atomic add that takes the count to 0 comes later on the same word, sees the flag and unparks `drainer`,
+     * which was written before that CAS. A woken reader that gives up needs to pass nothing on: a release wakes
+     * every parked reader.
+     * (I5) No starvation. A writer: once it holds `writers` (AdaptiveMutex's eventual fairness), no reader enters
+     * and it waits only for the readers already in. A reader: it parks only while a writer holds the lock, every
+     * writer's release wakes it, and the first release after the readers' timer has expired counts it in.
      *
-     * Costs. Uncontended: one CAS to acquire, one to release, either mode; no clock read, no allocation. Concurrent
-     * readers contend on one word (one CAS each way, as ReentrantReadWriteLock). A parked acquisition allocates a
-     * node and costs the monitor twice (queue, grant) and one unpark; a reader batch is granted in one monitor
-     * section and one CAS. Once threads are parked the lock passes by direct hand-off (a context switch per
-     * parked acquisition): the price of not starving writers; the spin keeps short critical sections from parking.
+     * Costs. Uncontended: shared acquire and release one atomic add each; exclusive two CASes each (the mutex
+     * and the word). No clock read, no allocation. A parked reader allocates one node per acquisition; a writer's
+     * release with parked readers costs the monitor, one clock read and one unpark per reader; a writer that waits
+     * for readers parks at most once per wake-up from the last of them.
      */
 
     static final String STRATEGY = "adaptive";
 
     static final int WRITER = 1;
-    static final int PARKED = 2;
-    static final int WRITER_WAITING = 4;
-    static final int FLAGS = PARKED | WRITER_WAITING;
+    static final int READERS_PARKED = 2;
+    static final int DRAIN_PARKED = 4;
+    static final int FLAGS = READERS_PARKED | DRAIN_PARKED;
     static final int READER_SHIFT = 3;
     static final int READER = 1 << READER_SHIFT;
     static final int MAX_READERS = Integer.MAX_VALUE >>> READER_SHIFT;
@@ -98,6 +115,7 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
     private static final VarHandle STATE;
     private static final VarHandle PARKS;
     private static final VarHandle SPINS;
+    private static final VarHandle SPIN_ESTIMATE;
 
     static {
         try {
@@ -105,41 +123,34 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
             STATE = lookup.findVarHandle(AdaptiveReadWrite.class, "state", int.class);
             PARKS = lookup.findVarHandle(AdaptiveReadWrite.class, "parks", long.class);
             SPINS = lookup.findVarHandle(AdaptiveReadWrite.class, "spins", long.class);
+            SPIN_ESTIMATE = lookup.findVarHandle(AdaptiveReadWrite.class, "spinEstimate", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
-    /** WRITER, PARKED, WRITER_WAITING and the reader count; CAS by every thread (see notes for who sets what). */
+    /** WRITER, READERS_PARKED, DRAIN_PARKED and the reader count; CAS or atomic add by every thread (see notes). */
     private volatile int state;
-    /** Parked threads, oldest first; guarded by its own monitor. */
-    private final ArrayDeque<Node> queue = new ArrayDeque<>();
-    /** Writers in {@code queue}; guarded by the queue's monitor. */
-    private int queuedWriters;
-    /** Grants (direct hand-offs) to queued threads; guarded by the queue's monitor. */
-    private long handoffs;
-    /** Parks performed; atomic add by waiters. */
+    /** Held by a writer for its whole hold (and while it waits for readers); see I1. */
+    private final AdaptiveMutex writers;
+    /** Parked readers, oldest first; guarded by its own monitor. */
+    private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
+    /** When a writer's release lets the parked readers in instead of waking them; guarded by the queue's monitor. */
+    private final FairnessTimer fairness;
+    /** The writer parked until the readers leave; written by that writer before it sets DRAIN_PARKED. */
+    private volatile Thread drainer;
+    /** Readers let in by a fair release; guarded by the queue's monitor. */
+    private long grants;
+    /** Parks performed by readers and draining writers; atomic add by them. */
     private volatile long parks;
-    /** Spin iterations performed; atomic add by spinners, once per spin phase. */
+    /** Spin iterations performed by readers and draining writers; atomic add, once per spin phase. */
     private volatile long spins;
-    /** Smoothed spins a successful spin needed; plain, updated racily by spinners (a lost update only delays). */
+    /** Smoothed spins a successful spin needed; opaque reads and writes by spinners, racy (a lost update only delays). */
+    @SuppressWarnings("unused") // accessed through SPIN_ESTIMATE
     private int spinEstimate;
 
     /** The engine's current tuning; read on the slow paths only. */
     private final Supplier<AdaptiveTuning> tuning;
-
-    /** A queued thread; {@code granted} is set once, under the monitor, when it receives the lock. */
-    static final class Node {
-        final Thread thread;
-        final boolean writer;
-        /** Written under the monitor by a granting thread, read by the waiting thread. */
-        volatile boolean granted;
-
-        Node(Thread thread, boolean writer) {
-            this.thread = thread;
-            this.writer = writer;
-        }
-    }
 
     private enum Mode {
         UNINTERRUPTIBLE,
@@ -149,6 +160,8 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
 
     AdaptiveReadWrite(Supplier<AdaptiveTuning> tuning) {
         this.tuning = tuning;
+        this.writers = new AdaptiveMutex(tuning);
+        this.fairness = new FairnessTimer(tuning);
     }
 
     @Override
@@ -160,8 +173,13 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
 
     @Override
     public void lock() {
+        writers.lock();
         if (!STATE.compareAndSet(this, 0, WRITER)) {
-            acquireUninterruptibly(true);
+            try {
+                claim(Mode.UNINTERRUPTIBLE, 0L);
+            } catch (InterruptedException impossible) {
+                throw new AssertionError(impossible);
+            }
         }
     }
 
@@ -170,14 +188,22 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
+        writers.lockInterruptibly();
         if (!STATE.compareAndSet(this, 0, WRITER)) {
-            acquireSlow(true, Mode.INTERRUPTIBLE, 0L);
+            claim(Mode.INTERRUPTIBLE, 0L);
         }
     }
 
     @Override
     public boolean tryLock() {
-        return STATE.compareAndSet(this, 0, WRITER);
+        if (!writers.tryLock()) {
+            return false;
+        }
+        if (STATE.compareAndSet(this, 0, WRITER)) { // by I1 and I2 the word is 0 unless readers hold the lock
+            return true;
+        }
+        writers.unlock();
+        return false;
     }
 
     @Override
@@ -185,27 +211,32 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
-        if (tryLock()) {
+        long deadline = System.nanoTime() + nanos;
+        if (!writers.tryLockNanos(nanos)) {
+            return false;
+        }
+        if (STATE.compareAndSet(this, 0, WRITER)) {
             return true;
         }
-        return nanos > 0L && acquireSlow(true, Mode.TIMED, nanos);
+        if (deadline - System.nanoTime() <= 0L) {
+            writers.unlock(); // readers hold it and the time is up: never close the lock for nothing
+            return false;
+        }
+        return claim(Mode.TIMED, deadline);
     }
 
     @Override
     public void unlock() {
         if (!STATE.compareAndSet(this, WRITER, 0)) {
-            List<Thread> wake;
-            synchronized (queue) {
-                for (; ; ) { // while WRITER is set only monitor holders change the word; the CAS is for clarity
-                    int s = state;
-                    if (STATE.compareAndSet(this, s, s & ~WRITER)) {
-                        break;
-                    }
-                }
-                wake = grant();
-            }
-            unparkAll(wake);
+            releaseWrite(0);
         }
+        writers.unlock();
+    }
+
+    @Override
+    public void downgrade() {
+        releaseWrite(READER);
+        writers.unlock();
     }
 
     // ---------------------------------------------------------------------------------------- shared
@@ -213,7 +244,11 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
     @Override
     public void lockShared() {
         if (!tryLockShared()) {
-            acquireUninterruptibly(false);
+            try {
+                acquireShared(Mode.UNINTERRUPTIBLE, 0L);
+            } catch (InterruptedException impossible) {
+                throw new AssertionError(impossible);
+            }
         }
     }
 
@@ -223,21 +258,26 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
             throw new InterruptedException();
         }
         if (!tryLockShared()) {
-            acquireSlow(false, Mode.INTERRUPTIBLE, 0L);
+            acquireShared(Mode.INTERRUPTIBLE, 0L);
         }
     }
 
+    /**
+     * Fails while a writer holds the lock or waits for the readers inside (WRITER), so readers cannot keep it out.
+     * Optimistic: counts the caller in with one atomic add and takes it back out if WRITER was set (see notes).
+     */
     @Override
     public boolean tryLockShared() {
-        for (; ; ) {
-            int s = state;
-            if (!readerMayEnter(s)) {
-                return false;
+        int before = (int) STATE.getAndAdd(this, READER);
+        if ((before & WRITER) == 0) {
+            if ((before >>> READER_SHIFT) >= MAX_READERS) {
+                unlockShared();
+                throw new Error("Maximum lock count exceeded");
             }
-            if (STATE.compareAndSet(this, s, s + READER)) {
-                return true;
-            }
+            return true;
         }
+        unlockShared(); // a writer holds the lock or drains it: never entered; may be the last one out (I4)
+        return false;
     }
 
     @Override
@@ -248,43 +288,21 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
         if (tryLockShared()) {
             return true;
         }
-        return nanos > 0L && acquireSlow(false, Mode.TIMED, nanos);
+        return nanos > 0L && acquireShared(Mode.TIMED, nanos);
     }
 
     @Override
     public void unlockShared() {
-        for (; ; ) {
-            int s = state;
-            if ((s >>> READER_SHIFT) == 1 && (s & PARKED) != 0) {
-                unlockSharedSlow();
-                return;
-            }
-            if (STATE.compareAndSet(this, s, s - READER)) {
-                return;
-            }
-        }
-    }
-
-    @Override
-    public void downgrade() {
-        for (; ; ) {
-            int s = state;
-            if (STATE.compareAndSet(this, s, (s & ~WRITER) + READER)) {
-                if ((s & PARKED) != 0) {
-                    List<Thread> wake;
-                    synchronized (queue) {
-                        wake = grant();
-                    }
-                    unparkAll(wake);
-                }
-                return;
-            }
+        int before = (int) STATE.getAndAdd(this, -READER);
+        if ((before & DRAIN_PARKED) != 0 && (before >>> READER_SHIFT) == 1) {
+            LockSupport.unpark(drainer); // the last reader out lets the waiting writer in (I4); null-safe
         }
     }
 
     @Override
     public boolean isWriteLocked() {
-        return (state & WRITER) != 0;
+        int s = state;
+        return (s & WRITER) != 0 && (s >>> READER_SHIFT) == 0;
     }
 
     @Override
@@ -294,22 +312,31 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
 
     @Override
     public long spins() {
-        return spins;
+        return spins + writers.spins();
     }
 
     @Override
     public long parks() {
-        return parks;
+        return parks + writers.parks();
     }
 
     @Override
     public long handoffs() {
+        long readerGrants;
         synchronized (queue) {
-            return handoffs;
+            readerGrants = grants;
+        }
+        return readerGrants + writers.handoffs();
+    }
+
+    /** Moves the readers' fairness timer {@code nanos} from now; for tests that need waking or granting on cue. */
+    void rearmReaderFairness(long nanos) {
+        synchronized (queue) {
+            fairness.rearm(nanos);
         }
     }
 
-    /** Queued threads; for tests. */
+    /** Parked readers; for tests. */
     int queued() {
         synchronized (queue) {
             return queue.size();
@@ -321,47 +348,44 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
         return state >>> READER_SHIFT;
     }
 
-    // ---------------------------------------------------------------------------------------- internals
+    // ------------------------------------------------------------------------------- exclusive, slow
 
-    private static boolean readerMayEnter(int s) {
-        if ((s & (WRITER | WRITER_WAITING)) != 0) {
-            return false;
-        }
-        if ((s >>> READER_SHIFT) == MAX_READERS) {
-            throw new Error("Maximum lock count exceeded");
-        }
-        return true;
-    }
-
-    private void acquireUninterruptibly(boolean writer) {
-        try {
-            acquireSlow(writer, Mode.UNINTERRUPTIBLE, 0L);
-        } catch (InterruptedException impossible) {
-            throw new AssertionError(impossible);
-        }
-    }
-
-    private boolean acquireSlow(boolean writer, Mode mode, long nanos) throws InterruptedException {
-        long deadline = mode == Mode.TIMED ? System.nanoTime() + nanos : 0L;
-        if (spinThenTry(writer)) {
+    /**
+     * With {@code writers} held: sets WRITER, then waits for the readers inside to leave. True once the caller holds
+     * the lock; false (TIMED) or InterruptedException (INTERRUPTIBLE) after releasing everything it took.
+     */
+    private boolean claim(Mode mode, long deadline) throws InterruptedException {
+        int before;
+        do {
+            before = state; // WRITER is clear (I1)
+        } while (!STATE.compareAndSet(this, before, before | WRITER));
+        if ((before >>> READER_SHIFT) == 0 || spinUntilDrained()) {
             return true;
-        }
-        if (mode == Mode.TIMED && deadline - System.nanoTime() <= 0L) {
-            return false;
         }
         Thread me = Thread.currentThread();
-        Node node = new Node(me, writer);
-        if (!queueUnlessFree(node)) {
-            return true;
+        drainer = me;
+        for (; ; ) {
+            int s = state;
+            if ((s >>> READER_SHIFT) == 0) {
+                return true; // DRAIN_PARKED not set
+            }
+            if ((s & DRAIN_PARKED) != 0 || STATE.compareAndSet(this, s, s | DRAIN_PARKED)) {
+                break;
+            }
         }
         boolean interrupted = false;
         try {
-            while (!node.granted) {
+            for (; ; ) {
+                if ((state >>> READER_SHIFT) == 0) {
+                    clearDrainParked();
+                    return true;
+                }
                 PARKS.getAndAdd(this, 1L);
                 if (mode == Mode.TIMED) {
                     long left = deadline - System.nanoTime();
                     if (left <= 0L) {
-                        return !cancel(node);
+                        abandonClaim();
+                        return false;
                     }
                     LockSupport.parkNanos(this, left);
                 } else {
@@ -370,15 +394,16 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
                 if (Thread.interrupted()) {
                     if (mode == Mode.UNINTERRUPTIBLE) {
                         interrupted = true;
-                    } else if (cancel(node)) {
-                        throw new InterruptedException();
-                    } else {
-                        interrupted = true; // granted meanwhile: we hold the lock, report the interrupt
+                    } else if ((state >>> READER_SHIFT) == 0) {
+                        clearDrainParked();
+                        interrupted = true; // acquired meanwhile: keep it, report the interrupt
                         return true;
+                    } else {
+                        abandonClaim();
+                        throw new InterruptedException();
                     }
                 }
             }
-            return true;
         } finally {
             if (interrupted) {
                 me.interrupt();
@@ -386,148 +411,230 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
         }
     }
 
-    /** Spins while the lock is taken and nobody is parked, trying to acquire; true if the caller now holds it. */
-    private boolean spinThenTry(boolean writer) {
-        int estimate = spinEstimate;
+    /** Spins, while WRITER keeps new readers out, until the count is 0 or the adaptive limit; true if drained. */
+    private boolean spinUntilDrained() {
+        int estimate = (int) SPIN_ESTIMATE.getOpaque(this);
+        int limit = Math.min(tuning.get().maxSpins(), 2 * estimate + 10);
+        for (int i = 0; ; i++) {
+            if ((state >>> READER_SHIFT) == 0) {
+                if (i > 0) {
+                    SPIN_ESTIMATE.setOpaque(this, estimate + (i - estimate) / 8);
+                    SPINS.getAndAdd(this, (long) i);
+                }
+                return true;
+            }
+            if (i >= limit) {
+                SPIN_ESTIMATE.setOpaque(this, estimate + (limit - estimate) / 8);
+                if (i > 0) {
+                    SPINS.getAndAdd(this, (long) i);
+                }
+                return false;
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    private void clearDrainParked() {
+        for (; ; ) {
+            int s = state;
+            if (STATE.compareAndSet(this, s, s & ~DRAIN_PARKED)) {
+                drainer = null;
+                return;
+            }
+        }
+    }
+
+    /** A writer that gave up while readers were inside: opens the lock again and leaves {@code writers}. */
+    private void abandonClaim() {
+        drainer = null;
+        releaseWrite(0);
+        writers.unlock();
+    }
+
+    /**
+     * Clears WRITER and DRAIN_PARKED and adds {@code keepReaders} (0, or READER for a downgrade) in one CAS; if
+     * readers are parked, does it under the monitor, emptying the queue: every parked reader is woken, or, when the
+     * readers' fairness timer has expired, counted in by the same CAS and granted.
+     */
+    private void releaseWrite(int keepReaders) {
+        for (; ; ) {
+            int s = state;
+            if ((s & READERS_PARKED) != 0) {
+                releaseWriteWakingReaders(keepReaders);
+                return;
+            }
+            if (STATE.compareAndSet(this, s, (s & ~(WRITER | DRAIN_PARKED)) + keepReaders)) {
+                return;
+            }
+        }
+    }
+
+    private void releaseWriteWakingReaders(int keepReaders) {
+        Thread[] wake;
+        synchronized (queue) {
+            int n = queue.size();
+            boolean grant = n > 0 && fairness.dueAt(System.nanoTime()); // re-arms itself
+            int admitted = keepReaders + (grant ? n * READER : 0);
+            for (; ; ) {
+                int s = state;
+                if (STATE.compareAndSet(this, s, (s & ~(WRITER | DRAIN_PARKED | READERS_PARKED)) + admitted)) {
+                    break;
+                }
+            }
+            wake = new Thread[n];
+            int status = grant ? AdaptiveMutex.GRANTED : AdaptiveMutex.WOKEN;
+            for (int i = 0; i < n; i++) {
+                Waiter w = queue.pollFirst();
+                w.status = status;
+                wake[i] = w.thread;
+            }
+            if (grant) {
+                grants += n;
+            }
+        }
+        for (Thread t : wake) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------- shared, slow
+
+    private static void checkReaderCount(int s) {
+        if ((s >>> READER_SHIFT) == MAX_READERS) {
+            throw new Error("Maximum lock count exceeded");
+        }
+    }
+
+    private boolean acquireShared(Mode mode, long nanos) throws InterruptedException {
+        long deadline = mode == Mode.TIMED ? System.nanoTime() + nanos : 0L;
+        Thread me = Thread.currentThread();
+        Waiter node = null;
+        boolean interrupted = false;
+        try {
+            for (; ; ) {
+                if (spinShared(node != null)) {
+                    return true;
+                }
+                if (mode == Mode.TIMED && deadline - System.nanoTime() <= 0L) {
+                    return false; // not queued
+                }
+                if (node == null) {
+                    node = new Waiter(me);
+                } else {
+                    node.status = AdaptiveMutex.WAITING; // woken and lost the race: the waker has dequeued it
+                }
+                if (!queueUnlessOpen(node)) {
+                    return true;
+                }
+                for (; ; ) {
+                    int st = node.status;
+                    if (st == AdaptiveMutex.GRANTED) {
+                        return true;
+                    }
+                    if (st == AdaptiveMutex.WOKEN) {
+                        break; // compete again
+                    }
+                    PARKS.getAndAdd(this, 1L);
+                    if (mode == Mode.TIMED) {
+                        long left = deadline - System.nanoTime();
+                        if (left <= 0L) {
+                            return !cancel(node);
+                        }
+                        LockSupport.parkNanos(this, left);
+                    } else {
+                        LockSupport.park(this);
+                    }
+                    if (Thread.interrupted()) {
+                        if (mode == Mode.UNINTERRUPTIBLE) {
+                            interrupted = true;
+                        } else if (cancel(node)) {
+                            throw new InterruptedException();
+                        } else {
+                            interrupted = true; // granted meanwhile: we hold the lock, report the interrupt
+                            return true;
+                        }
+                    }
+                }
+            }
+        } finally {
+            if (interrupted) {
+                me.interrupt();
+            }
+        }
+    }
+
+    /**
+     * Enters while WRITER is clear (barging past parked readers is harmless: they wait only for a writer); spins
+     * while it is set, up to the adaptive limit, and only while no reader is parked or the caller was just woken.
+     * True if the caller now holds the lock shared.
+     */
+    private boolean spinShared(boolean woken) {
+        int estimate = (int) SPIN_ESTIMATE.getOpaque(this);
         int limit = Math.min(tuning.get().maxSpins(), 2 * estimate + 10);
         for (int i = 0; ; i++) {
             int s = state;
-            boolean mayEnter = writer ? s == 0 : readerMayEnter(s);
-            if (mayEnter) {
-                if (STATE.compareAndSet(this, s, writer ? WRITER : s + READER)) {
+            if ((s & WRITER) == 0) {
+                checkReaderCount(s);
+                if (STATE.compareAndSet(this, s, s + READER)) {
                     if (i > 0) {
-                        spinEstimate = estimate + (i - estimate) / 8;
+                        SPIN_ESTIMATE.setOpaque(this, estimate + (i - estimate) / 8);
                         SPINS.getAndAdd(this, (long) i);
                     }
                     return true;
                 }
                 continue;
             }
-            if ((s & PARKED) != 0 || i >= limit) {
+            if (((s & READERS_PARKED) != 0 && !woken) || i >= limit) {
                 if (i >= limit) {
-                    spinEstimate = estimate + (limit - estimate) / 8;
+                    SPIN_ESTIMATE.setOpaque(this, estimate + (limit - estimate) / 8);
                 }
                 if (i > 0) {
                     SPINS.getAndAdd(this, (long) i);
                 }
-                return false; // threads are parked (the holder is slow or preempted), or the spin is over
+                return false; // readers are parked (the writer is slow or preempted), or the spin is over
             }
             Thread.onSpinWait();
         }
     }
 
-    /**
-     * Under the monitor: acquires if possible now (returns false); else sets PARKED (and WRITER_WAITING for a
-     * writer) in a CAS that confirms the lock is still taken, and queues {@code node} (returns true).
-     */
-    private boolean queueUnlessFree(Node node) {
+    /** Under the monitor: enters if WRITER is clear (returns false); else sets READERS_PARKED and queues the node. */
+    private boolean queueUnlessOpen(Waiter node) {
         synchronized (queue) {
             for (; ; ) {
                 int s = state;
-                if (node.writer ? s == 0 : readerMayEnter(s)) {
-                    if (STATE.compareAndSet(this, s, node.writer ? WRITER : s + READER)) {
+                if ((s & WRITER) == 0) {
+                    checkReaderCount(s);
+                    if (STATE.compareAndSet(this, s, s + READER)) {
                         return false;
                     }
-                    continue;
-                }
-                int flagged = s | PARKED | (node.writer ? WRITER_WAITING : 0);
-                if (flagged == s || STATE.compareAndSet(this, s, flagged)) {
+                } else if ((s & READERS_PARKED) != 0 || STATE.compareAndSet(this, s, s | READERS_PARKED)) {
                     break;
                 }
             }
             queue.addLast(node);
-            if (node.writer) {
-                queuedWriters++;
-            }
             return true;
         }
     }
 
-    /** Gives up waiting; false if {@code node} was granted meanwhile (the caller holds the lock), true if it left. */
-    private boolean cancel(Node node) {
-        List<Thread> wake;
+    /** Gives up waiting; false if the node was granted meanwhile (the caller holds the lock), true if it left. */
+    private boolean cancel(Waiter node) {
         synchronized (queue) {
-            if (node.granted) {
+            int st = node.status;
+            if (st == AdaptiveMutex.GRANTED) {
                 return false;
             }
-            queue.remove(node);
-            if (node.writer) {
-                queuedWriters--;
-            }
-            wake = grant(); // a writer leaving may let queued readers in; also rewrites the flags
-        }
-        unparkAll(wake);
-        return true;
-    }
-
-    private void unlockSharedSlow() {
-        List<Thread> wake;
-        synchronized (queue) {
-            for (; ; ) {
-                int s = state;
-                if (STATE.compareAndSet(this, s, s - READER)) {
-                    break;
+            if (st == AdaptiveMutex.WAITING) {
+                queue.remove(node);
+                if (queue.isEmpty()) {
+                    for (; ; ) { // WRITER is set (I2): only the flag changes
+                        int s = state;
+                        if (STATE.compareAndSet(this, s, s & ~READERS_PARKED)) {
+                            break;
+                        }
+                    }
                 }
             }
-            wake = grant();
-        }
-        unparkAll(wake);
-    }
-
-    /** The flag bits the queue calls for now (I1); under the monitor. */
-    private int flags(int queued, int writers) {
-        return (queued > 0 ? PARKED : 0) | (writers > 0 ? WRITER_WAITING : 0);
-    }
-
-    /**
-     * Under the monitor: hands the lock to the head of the queue if it can proceed (all queued readers as one
-     * batch, or the head writer once no reader holds the lock), and rewrites the flags (I1). Returns the threads to
-     * unpark after leaving the monitor.
-     */
-    private List<Thread> grant() {
-        for (; ; ) {
-            int s = state;
-            Node head = queue.peekFirst();
-            if ((s & WRITER) != 0 || head == null || (head.writer && (s >>> READER_SHIFT) != 0)) {
-                int f = flags(queue.size(), queuedWriters);
-                if ((s & FLAGS) == f || STATE.compareAndSet(this, s, (s & ~FLAGS) | f)) {
-                    return List.of();
-                }
-                continue;
-            }
-            if (head.writer) {
-                int f = flags(queue.size() - 1, queuedWriters - 1);
-                if (!STATE.compareAndSet(this, s, WRITER | f)) {
-                    continue; // s had no holder; only flags can have changed... or a barging reader entered
-                }
-                queue.pollFirst();
-                queuedWriters--;
-                handoffs++;
-                head.granted = true;
-                return List.of(head.thread);
-            }
-            int batch = queue.size() - queuedWriters;
-            int f = flags(queuedWriters, queuedWriters);
-            if (!STATE.compareAndSet(this, s, ((s & ~FLAGS) + batch * READER) | f)) {
-                continue;
-            }
-            List<Thread> wake = new ArrayList<>(batch);
-            for (Iterator<Node> it = queue.iterator(); it.hasNext(); ) {
-                Node n = it.next();
-                if (!n.writer) {
-                    it.remove();
-                    n.granted = true;
-                    wake.add(n.thread);
-                }
-            }
-            handoffs += batch;
-            return wake;
-        }
-    }
-
-    private static void unparkAll(List<Thread> threads) {
-        for (int i = 0, n = threads.size(); i < n; i++) {
-            LockSupport.unpark(threads.get(i));
+            return true; // WOKEN: the release woke every parked reader, nothing to pass on (I4)
         }
     }
 }

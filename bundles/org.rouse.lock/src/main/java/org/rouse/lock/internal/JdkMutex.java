@@ -1,51 +1,27 @@
 package org.rouse.lock.internal;
 
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import org.rouse.lock.spi.AqsMutex;
 import org.rouse.lock.spi.LockPrimitive;
 
 /**
- * Strategy {@code jdk}: the JDK's non-fair {@link ReentrantLock}, used as a plain mutex (the facade never enters it
- * twice from one thread). A spin-free, park-based, barging lock: the baseline every other strategy is compared to.
+ * Strategy {@code jdk}: the JDK's AQS as a non-fair mutex ({@link AqsMutex}), acquired, queued, parked and barged
+ * exactly as a non-fair {@link ReentrantLock}, minus the owner and hold count the facade keeps already. A spin-free,
+ * park-based, barging lock: the baseline every other strategy is compared to. The facade calls an {@link AqsMutex}
+ * without interface dispatch.
+ *
+ * <pre>{@code
+ * LockPrimitive mutex = JdkMutex.create();
+ * }</pre>
  */
-final class JdkMutex implements LockPrimitive {
+final class JdkMutex {
 
     static final String STRATEGY = "jdk";
 
-    private final ReentrantLock lock = new ReentrantLock(false);
+    private JdkMutex() {}
 
-    @Override
-    public String strategy() {
-        return STRATEGY;
-    }
-
-    @Override
-    public void lock() {
-        lock.lock();
-    }
-
-    @Override
-    public void lockInterruptibly() throws InterruptedException {
-        lock.lockInterruptibly();
-    }
-
-    @Override
-    public boolean tryLock() {
-        return lock.tryLock();
-    }
-
-    @Override
-    public boolean tryLockNanos(long nanos) throws InterruptedException {
-        return lock.tryLock(nanos, TimeUnit.NANOSECONDS);
-    }
-
-    @Override
-    public void unlock() {
-        lock.unlock();
-    }
-
-    @Override
-    public boolean isLocked() {
-        return lock.isLocked();
+    /** A new, free {@code jdk} primitive. */
+    static LockPrimitive create() {
+        return new AqsMutex(STRATEGY);
     }
 }

@@ -144,7 +144,7 @@ public final class StrategyLockEngine implements LockEngine {
             case AdaptiveMutex.STRATEGY:
                 return new AdaptiveMutex(this::adaptiveTuning);
             case JdkMutex.STRATEGY:
-                return new JdkMutex();
+                return JdkMutex.create();
             case FairMutex.STRATEGY:
                 return new FairMutex();
             case SpinYieldMutex.STRATEGY:

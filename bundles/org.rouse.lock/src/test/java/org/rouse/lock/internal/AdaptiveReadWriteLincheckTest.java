@@ -12,15 +12,22 @@ import org.junit.jupiter.api.Timeout;
  * they differ (a writer overlapping it), which the sequential specification never returns; a downgrading writer
  * reads under the shared hold it downgraded to. Every interleaving of small scenarios must be linearizable against
  * a plain counter, so a reader overlapping a writer, two writers together, a lost update or a lost wake-up (a
- * deadlock) fails it. Spinning is off, so the interleavings cover queueing, reader batches and hand-offs.
+ * deadlock) fails it. Spinning is off and the fairness bound 1 ns, so the interleavings cover queueing, parking
+ * and direct hand-offs (writers by the writers' mutex, parked readers counted in by a writer's release);
+ * {@link AdaptiveReadWriteBargingLincheckTest} covers waking and barging.
  */
 public class AdaptiveReadWriteLincheckTest {
 
-    private final AdaptiveReadWrite lock = new AdaptiveReadWrite(() -> new AdaptiveTuning(0, 1L));
+    private final AdaptiveReadWrite lock = new AdaptiveReadWrite(this::tuning);
     private int first;
     private int second;
 
     public AdaptiveReadWriteLincheckTest() {}
+
+    /** Spinning off, and a fairness bound of 1 ns: every release with threads parked is a direct hand-off. */
+    protected AdaptiveTuning tuning() {
+        return new AdaptiveTuning(0, 1L);
+    }
 
     @Operation
     public int increment() {
@@ -70,7 +77,7 @@ public class AdaptiveReadWriteLincheckTest {
                 .threads(3)
                 .actorsPerThread(2)
                 .sequentialSpecification(Counter.class);
-        LinChecker.check(AdaptiveReadWriteLincheckTest.class, options);
+        LinChecker.check(getClass(), options);
     }
 
     /** The sequential specification. */

@@ -2,6 +2,7 @@ package org.rouse.lock.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,6 +20,7 @@ import org.rouse.lock.LockService;
 import org.rouse.lock.LockStripes;
 import org.rouse.lock.SwappableLock;
 import org.rouse.lock.SwappableReadWriteLock;
+import org.rouse.lock.spi.AqsMutex;
 import org.rouse.lock.spi.LockEngine;
 import org.rouse.lock.spi.LockPrimitive;
 
@@ -44,6 +46,19 @@ class FrontWithEngineTest {
             assertEquals("fair", stripes.at(i).strategy(), "stripes match by their set's name");
         }
         assertEquals(Set.of("adaptive", "jdk", "fair", "spin-yield"), view.strategies());
+    }
+
+    @Test
+    void theJdkStrategyIsAnAqsMutex() {
+        LockPrimitive jdk = new StrategyLockEngine().newPrimitive("jdk");
+        assertInstanceOf(AqsMutex.class, jdk);
+        assertEquals("jdk", jdk.strategy());
+        assertFalse(jdk.isLocked());
+        assertTrue(jdk.tryLock());
+        assertTrue(jdk.isLocked());
+        assertFalse(jdk.tryLock(), "not reentrant: the facade keeps the hold count");
+        jdk.unlock();
+        assertFalse(jdk.isLocked());
     }
 
     @Test

@@ -9,6 +9,9 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -326,6 +329,45 @@ class ReadWriteConformanceTest {
             lock.writeLock().unlock();
         }
         assertTrue(availableElsewhere(lock.writeLock()));
+    }
+
+    /** Read holds stay per thread while readers interleave (the facade caches the last reader's record). */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("subjects")
+    void readHoldsStayPerThreadWhileReadersInterleave(Subject subject) throws Exception {
+        ReadWriteLock lock = subject.create().lock();
+        ExecutorService a = Executors.newSingleThreadExecutor();
+        ExecutorService b = Executors.newSingleThreadExecutor();
+        try {
+            a.submit(() -> {
+                        lock.readLock().lock();
+                        lock.readLock().lock();
+                    })
+                    .get();
+            b.submit(() -> lock.readLock().lock()).get(); // b read last
+            assertEquals(0, readHolds(lock), "the main thread holds no read");
+            assertThrows(
+                    IllegalMonitorStateException.class, () -> lock.readLock().unlock());
+            assertEquals(2, a.submit(() -> readHolds(lock)).get());
+            assertEquals(1, b.submit(() -> readHolds(lock)).get());
+            a.submit(() -> {
+                        lock.readLock().unlock();
+                        lock.readLock().unlock();
+                    })
+                    .get();
+            assertEquals(1, b.submit(() -> readHolds(lock)).get());
+            assertFalse(lock.writeLock().tryLock(), "b still reads");
+            ExecutionException extra = assertThrows(
+                    ExecutionException.class,
+                    () -> a.submit(() -> lock.readLock().unlock()).get());
+            assertTrue(extra.getCause() instanceof IllegalMonitorStateException, "a released more than it held");
+            b.submit(() -> lock.readLock().unlock()).get();
+            assertTrue(lock.writeLock().tryLock());
+            lock.writeLock().unlock();
+        } finally {
+            a.shutdownNow();
+            b.shutdownNow();
+        }
     }
 
     @ParameterizedTest(name = "{0}")

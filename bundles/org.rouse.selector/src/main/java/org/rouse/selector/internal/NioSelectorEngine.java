@@ -375,6 +375,8 @@ public final class NioSelectorEngine implements SelectorEngine {
         counters.put("wakeups.written", wakeupsWritten());
         counters.put("rebuilds", rebuilds());
         counters.put("pool.threads", (long) workers.threads());
+        counters.put("pool.threads.idle", (long) workers.idleThreads());
+        counters.put("pool.threads.max", (long) workers.maxThreads());
         counters.put("pool.threads.created", workers.threadsCreated());
         counters.put("pool.threads.retired", workers.threadsRetired());
         counters.put("pool.threads.grown.after.wait", workers.threadsGrownAfterWait());

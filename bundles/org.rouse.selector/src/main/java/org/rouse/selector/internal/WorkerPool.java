@@ -527,6 +527,11 @@ final class WorkerPool implements Executor {
         }
     }
 
+    /** The most worker threads the pool grows to. */
+    int maxThreads() {
+        return maxThreads;
+    }
+
     /** Upcalls waiting for a worker; lock-free. */
     int queued() {
         return backlogSize;

@@ -9,13 +9,15 @@ import java.util.Arrays;
  */
 final class DeadlineHeap {
 
-    private final int location;
+    /** 0 for the reached heap, 1 for the overflow heap: part of each node's location (see WheelNode). */
+    private final int heap;
+
     private WheelNode[] nodes = new WheelNode[16];
     private int size;
 
-    /** A heap whose nodes are marked with {@code location} ({@link WheelNode#CURRENT} or {@code OVERFLOW}). */
-    DeadlineHeap(int location) {
-        this.location = location;
+    /** A heap whose nodes are marked as in heap {@code heap} (0 reached, 1 overflow; see {@link WheelNode}). */
+    DeadlineHeap(int heap) {
+        this.heap = heap;
     }
 
     int size() {
@@ -34,7 +36,6 @@ final class DeadlineHeap {
         if (size == nodes.length) {
             nodes = Arrays.copyOf(nodes, size * 2);
         }
-        node.location = location;
         siftUp(size++, node);
     }
 
@@ -45,7 +46,7 @@ final class DeadlineHeap {
     }
 
     void remove(WheelNode node) {
-        int index = node.heapIndex;
+        int index = WheelNode.heapIndex(node.location);
         WheelNode last = nodes[--size];
         nodes[size] = null;
         if (last != node) {
@@ -54,7 +55,6 @@ final class DeadlineHeap {
                 siftUp(index, last);
             }
         }
-        node.heapIndex = -1;
         node.location = WheelNode.DETACHED;
         if (nodes.length > 64 && size < nodes.length / 4) {
             nodes = Arrays.copyOf(nodes, nodes.length / 2); // a burst of far timers does not pin memory for good
@@ -66,7 +66,6 @@ final class DeadlineHeap {
         for (int i = 0; i < size; i++) {
             WheelNode node = nodes[i];
             nodes[i] = null;
-            node.heapIndex = -1;
             node.location = WheelNode.DETACHED;
             sink.accept(node);
         }
@@ -107,6 +106,6 @@ final class DeadlineHeap {
 
     private void place(int index, WheelNode node) {
         nodes[index] = node;
-        node.heapIndex = index;
+        node.location = WheelNode.inHeap(heap, index);
     }
 }

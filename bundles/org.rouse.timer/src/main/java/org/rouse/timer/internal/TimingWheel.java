@@ -58,8 +58,8 @@ final class TimingWheel {
     private final WheelNode[] heads = new WheelNode[LEVELS * SLOTS];
     private final long[] slotMinimum = new long[LEVELS * SLOTS];
     private final long[] occupied = new long[LEVELS];
-    private final DeadlineHeap reached = new DeadlineHeap(WheelNode.CURRENT);
-    private final DeadlineHeap overflow = new DeadlineHeap(WheelNode.OVERFLOW);
+    private final DeadlineHeap reached = new DeadlineHeap(0);
+    private final DeadlineHeap overflow = new DeadlineHeap(1);
     private int size;
     private long cascaded;
 
@@ -137,14 +137,14 @@ final class TimingWheel {
 
     void remove(WheelNode node) {
         int location = node.location;
-        if (location == WheelNode.CURRENT) {
-            reached.remove(node);
-        } else if (location == WheelNode.OVERFLOW) {
-            overflow.remove(node);
-        } else if (location >= 0) {
+        if (location >= 0) {
             unlink(node, location);
-        } else {
+        } else if (location == WheelNode.DETACHED) {
             throw new IllegalStateException("not in this wheel: " + node.entry);
+        } else if (WheelNode.heapOf(location) == 0) {
+            reached.remove(node);
+        } else {
+            overflow.remove(node);
         }
         size--;
     }
@@ -270,7 +270,14 @@ final class TimingWheel {
 
     /** Where {@code node} is: its level (0..5), {@code -2} reached, {@code -3} overflow, {@code -1} detached. */
     static int levelOf(WheelNode node) {
-        return node.location >= 0 ? node.location / SLOTS : node.location;
+        int location = node.location;
+        if (location >= 0) {
+            return location / SLOTS;
+        }
+        if (location == WheelNode.DETACHED) {
+            return WheelNode.DETACHED;
+        }
+        return WheelNode.heapOf(location) == 0 ? WheelNode.CURRENT : WheelNode.OVERFLOW;
     }
 
     /** Throws if an invariant of the implementation notes does not hold; O(n), for tests. */

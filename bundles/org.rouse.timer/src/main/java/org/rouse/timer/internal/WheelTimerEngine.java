@@ -80,10 +80,12 @@ public final class WheelTimerEngine implements TimerEngine {
      *    empty), until the grace period ends and the rest is discarded (the front re-issues its owners' tickets on the
      *    next engine, so it never depends on them).
      *
-     * Costs. arm, disarm and drain do O(1) work under the lock (O(log k) for the few entries of the current tick). A
-     * batch of due timers takes the lock twice, not once per timer; each task taken takes it once. Disarming never
-     * wakes anyone: at worst the leader wakes once at the removed timer's deadline and finds nothing due. Every return
-     * from a park counts as a wake-up (`wakeups`), so idle cost is visible; with nothing due nothing wakes.
+     * Costs. arm, disarm and drain do O(1) work under the lock (O(log k) for the few entries of the current tick); an
+     * entry armed again after it expired here (a periodic timer's next period) re-uses its detached node, so a firing
+     * allocates nothing. A batch of due timers takes the lock twice, not once per timer; each task taken takes it
+     * once. Disarming never wakes anyone: at worst the leader wakes once at the removed timer's deadline and finds
+     * nothing due. Every return from a park counts as a wake-up (`wakeups`), so idle cost is visible; with nothing due
+     * nothing wakes.
      */
 
     static final String PID = "org.rouse.timer.engine";
@@ -318,9 +320,15 @@ public final class WheelTimerEngine implements TimerEngine {
             if (shutDown) {
                 return false;
             }
-            WheelNode node = new WheelNode(this, entry);
+            WheelNode node;
+            if (entry.engineSlot() instanceof WheelNode expired && expired.engine == this && !expired.isAttached()) {
+                node = expired; // the entry expired here and is armed again: re-use its node
+                node.deadlineNanos = entry.deadlineNanos();
+            } else {
+                node = new WheelNode(this, entry);
+                entry.engineSlot(node);
+            }
             wheel.add(node);
-            entry.engineSlot(node);
             if (leader == null) {
                 if (!idle.isEmpty()) {
                     wake = takeIdleLocked(); // every awake worker is in a task: an idle one waits for the deadline
@@ -530,7 +538,10 @@ public final class WheelTimerEngine implements TimerEngine {
         Worker wake = null;
         synchronized (lock) {
             leader = null;
-            ready.addAll(me.produced);
+            List<Runnable> produced = me.produced;
+            for (int i = 0, n = produced.size(); i < n; i++) {
+                ready.addLast(produced.get(i)); // indexed: ArrayDeque.addAll would allocate a method reference
+            }
             int readyCount = ready.size();
             if (!idle.isEmpty() && (readyCount > 1 || (readyCount == 1 && !wheel.isEmpty()))) {
                 wake = takeIdleLocked();

@@ -50,6 +50,55 @@ class WheelTimerEngineTest {
     }
 
     @Test
+    void anEntryArmedAgainAfterItExpiredReusesItsNodeAndExpiresAtItsNewDeadline() throws Exception {
+        WheelTimerEngine engine = engine(1, 0, 1000);
+        Rearmed entry = new Rearmed(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2));
+        assertTrue(engine.arm(entry));
+        Object node = entry.engineSlot();
+        assertTrue(entry.expiries.poll(10, TimeUnit.SECONDS) != null, "the first arming expired");
+        for (int period = 0; period < 20; period++) {
+            entry.deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2);
+            assertTrue(engine.arm(entry));
+            assertTrue(entry.engineSlot() == node, "period " + period + " allocated a new node");
+            Long firedAt = entry.expiries.poll(10, TimeUnit.SECONDS);
+            assertTrue(firedAt != null, "period " + period + " expired");
+            assertTrue(firedAt - entry.deadline >= 0, "period " + period + " expired before its new deadline");
+        }
+        assertEquals(0, engine.armedCount());
+    }
+
+    /** An entry whose deadline is set anew before each arming, as the front does for a periodic timer. */
+    static final class Rearmed implements TimerEntry {
+        final java.util.concurrent.BlockingQueue<Long> expiries = new java.util.concurrent.LinkedBlockingQueue<>();
+        volatile long deadline;
+        private Object slot;
+
+        Rearmed(long deadline) {
+            this.deadline = deadline;
+        }
+
+        @Override
+        public long deadlineNanos() {
+            return deadline;
+        }
+
+        @Override
+        public void expire() {
+            expiries.add(System.nanoTime());
+        }
+
+        @Override
+        public Object engineSlot() {
+            return slot;
+        }
+
+        @Override
+        public void engineSlot(Object slot) {
+            this.slot = slot;
+        }
+    }
+
+    @Test
     void noWakeupsWhileNothingIsDue() throws Exception {
         WheelTimerEngine engine = engine(2, 0, 1000);
         long start = System.nanoTime() + TimeUnit.HOURS.toNanos(1);

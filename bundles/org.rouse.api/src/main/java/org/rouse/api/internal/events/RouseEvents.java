@@ -1,5 +1,6 @@
 package org.rouse.api.internal.events;
 
+import org.rouse.api.internal.console.RecentSwaps;
 import org.rouse.lock.spi.LockPrimitive;
 
 /**
@@ -90,9 +91,10 @@ public final class RouseEvents {
 
     /**
      * A front's swap from engine {@code from} to {@code to} (names; {@code null} is recorded as {@code none}) took
-     * {@code pauseNanos} and moved {@code moved} items.
+     * {@code pauseNanos} and moved {@code moved} items. Always kept in {@link RecentSwaps} for the Web Console page.
      */
     public static void engineSwap(String service, String from, String to, long pauseNanos, long moved) {
+        RecentSwaps.record(service, from, to, pauseNanos, moved);
         if (AVAILABLE && Jfr.engineSwapEnabled()) {
             Jfr.engineSwap(service, from, to, pauseNanos, moved);
         }

@@ -13,10 +13,12 @@ import org.rouse.lock.LockStripes;
 import org.rouse.lock.ReadWriteLockStripes;
 import org.rouse.lock.SwappableLock;
 import org.rouse.lock.SwappableReadWriteLock;
+import org.rouse.lock.spi.ClusterLockProvider;
 
 /**
  * One consuming bundle's {@link LockService}: its own namespaces of named locks and stripe sets (plain and
- * read-write), plus access to the shared namespace. {@link #release()} (called from {@code ungetService}) forgets everything the view made.
+ * read-write), plus access to the shared namespace. Names the cluster provider handles are looked up there instead
+ * (not remembered here: the provider owns them, and a new provider gives new locks). {@link #release()} (called from {@code ungetService}) forgets everything the view made.
  *
  * <pre>{@code
  * BundleLockView view = core.newView("my.bundle");
@@ -65,6 +67,10 @@ public final class BundleLockView implements LockService {
     public SwappableLock lock(String name) {
         Arguments.name(name, "name");
         checkLive();
+        ClusterLockProvider cluster = core.clusterFor(name);
+        if (cluster != null) {
+            return cluster.lock(name);
+        }
         LockFacade lock = locks.computeIfAbsent(name, n -> core.newFacade(n, n));
         if (released) {
             locks.clear();
@@ -77,6 +83,10 @@ public final class BundleLockView implements LockService {
     public SwappableLock sharedLock(String name) {
         Arguments.name(name, "name");
         checkLive();
+        ClusterLockProvider cluster = core.clusterFor(name);
+        if (cluster != null) {
+            return cluster.lock(name);
+        }
         return core.sharedLock(name);
     }
 
@@ -101,6 +111,10 @@ public final class BundleLockView implements LockService {
     public SwappableReadWriteLock readWriteLock(String name) {
         Arguments.name(name, "name");
         checkLive();
+        ClusterLockProvider cluster = core.clusterFor(name);
+        if (cluster != null) {
+            return cluster.readWriteLock(name);
+        }
         ReadWriteFacade lock = readWriteLocks.computeIfAbsent(name, n -> core.newReadWriteFacade(n, n));
         if (released) {
             readWriteLocks.clear();

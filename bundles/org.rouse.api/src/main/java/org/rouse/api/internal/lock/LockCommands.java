@@ -17,8 +17,10 @@ import org.rouse.stats.Percentiles;
  * The lock service's shell commands in the {@code rouse} scope: {@code rouse:locks} (the engine, its strategies,
  * the totals and the most contended locks), {@code rouse:contended} (only the most contended locks) and
  * {@code rouse:strategy} (show or change the default strategy or one lock's strategy through ConfigAdmin). Registered
- * by {@link LockFront} as a plain service object with {@code osgi.command.scope=rouse}; each command writes its report
- * to the calling session (see {@link ShellSupport}).
+ * by {@link LockFront} as a plain service object with {@code osgi.command.scope=rouse} (under Karaf's shell without
+ * it, for the Action commands of {@code org.rouse.api.internal.karaf}; see
+ * {@link org.rouse.api.internal.GogoCommands}); each command writes its report to the calling session (see
+ * {@link ShellSupport}).
  *
  * <pre>{@code
  * g! rouse:locks              // totals and the 10 most contended locks
@@ -34,6 +36,67 @@ public final class LockCommands {
 
     /** The functions this object offers, for its registration. */
     static final String[] FUNCTIONS = {"locks", "contended", "strategy"};
+
+    /*
+     * Help texts, shared by the Gogo functions' @Descriptor and the Karaf Action commands
+     * (org.rouse.api.internal.karaf), so both shells describe a command alike.
+     */
+
+    /** Help of {@code rouse:locks}. */
+    public static final String LOCKS_DEFAULT_HELP = "Lock statistics: engine, strategies, totals and the 10 most"
+            + " contended locks with wait and hold percentiles";
+
+    /** Help of {@code rouse:locks [n | reset]}. */
+    public static final String LOCKS_HELP =
+            "Lock statistics with the n most contended locks, or with 'reset' count every lock afresh from now";
+
+    /** Help of the argument of {@code rouse:locks [n | reset]}. */
+    public static final String LOCKS_ARGUMENT_HELP = "how many locks to show (0 to 100000; default 10), or 'reset'";
+
+    /** Help of {@code rouse:contended}. */
+    public static final String CONTENDED_DEFAULT_HELP =
+            "The 10 most contended locks (by contended acquisitions) with wait and hold percentiles";
+
+    /** Help of {@code rouse:contended [n]}. */
+    public static final String CONTENDED_HELP =
+            "The n most contended locks (by contended acquisitions) with wait and hold percentiles";
+
+    /** Help of the argument of {@code rouse:contended [n]}. */
+    public static final String CONTENDED_N_HELP = "how many locks to show (0 to 100000; default 10)";
+
+    /** Help of {@code rouse:strategy}. */
+    public static final String STRATEGY_SHOW_HELP = "The lock strategy configuration: the default, the per-lock"
+            + " patterns and the strategies the active engine offers";
+
+    /** Help of {@code rouse:strategy <strategy>}. */
+    public static final String STRATEGY_DEFAULT_HELP = "Set the default lock strategy in org.rouse.lock through"
+            + " ConfigAdmin (persists like config:edit); live locks swap at once or at their holder's unlock";
+
+    /** Help of {@code rouse:strategy <lock> <strategy>}. */
+    public static final String STRATEGY_LOCK_HELP = "Set one lock's strategy: puts 'lock=strategy' first in"
+            + " strategy.patterns of org.rouse.lock through ConfigAdmin (persists like config:edit)";
+
+    /** Help of {@code rouse:strategy [lock] <strategy>}, all three forms. */
+    public static final String STRATEGY_HELP = "Show the lock strategy configuration, or set the default strategy or"
+            + " one lock's through ConfigAdmin (persists like config:edit)";
+
+    /** The three forms of {@code rouse:strategy}, each with its help. */
+    public static final String STRATEGY_FORMS_HELP = "rouse:strategy: " + STRATEGY_SHOW_HELP
+            + ".\nrouse:strategy <strategy>: " + STRATEGY_DEFAULT_HELP
+            + ".\nrouse:strategy <lock> <strategy>: " + STRATEGY_LOCK_HELP
+            + "; <lock> is the lock's policy key (a stripe's set name: keyspace#3 gives keyspace), or <lock> itself as"
+            + " a glob when no live lock has that name.";
+
+    /** Help of a strategy argument. */
+    public static final String STRATEGY_ARGUMENT_HELP =
+            "a strategy the active engine offers, e.g. adaptive, fair, jdk, spin-yield";
+
+    /** Help of a lock argument. */
+    public static final String LOCK_ARGUMENT_HELP =
+            "a lock name as rouse:locks shows it (a stripe's set name is used), or a glob such as keyspace*";
+
+    /** The usage line of {@code rouse:strategy}. */
+    public static final String STRATEGY_USAGE = "rouse:strategy [lock] <strategy>";
 
     private static final int DEFAULT_TOP = 10;
     private static final Pattern STRATEGY_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]*");
@@ -52,15 +115,14 @@ public final class LockCommands {
     }
 
     /** {@code rouse:locks}: the totals and the 10 most contended locks. */
-    @Descriptor("Lock statistics: engine, strategies, totals and the 10 most contended locks with wait and hold"
-            + " percentiles")
+    @Descriptor(LOCKS_DEFAULT_HELP)
     public void locks() {
         ShellSupport.print(report(DEFAULT_TOP));
     }
 
     /** {@code rouse:locks n} or {@code rouse:locks reset}. */
-    @Descriptor("Lock statistics with the n most contended locks, or with 'reset' count every lock afresh from now")
-    public void locks(@Descriptor("how many locks to show (0 to 100000), or 'reset'") String arg) {
+    @Descriptor(LOCKS_HELP)
+    public void locks(@Descriptor(LOCKS_ARGUMENT_HELP) String arg) {
         if ("reset".equals(arg == null ? null : arg.trim())) {
             core.resetStatistics();
             ShellSupport.print("lock statistics reset\n");
@@ -70,20 +132,19 @@ public final class LockCommands {
     }
 
     /** {@code rouse:contended}: the 10 most contended locks. */
-    @Descriptor("The 10 most contended locks (by contended acquisitions) with wait and hold percentiles")
+    @Descriptor(CONTENDED_DEFAULT_HELP)
     public void contended() {
         ShellSupport.print(table(sorted(), DEFAULT_TOP));
     }
 
     /** {@code rouse:contended n}: the {@code n} most contended locks. */
-    @Descriptor("The n most contended locks (by contended acquisitions) with wait and hold percentiles")
-    public void contended(@Descriptor("how many locks to show (0 to 100000)") String n) {
+    @Descriptor(CONTENDED_HELP)
+    public void contended(@Descriptor(CONTENDED_N_HELP) String n) {
         ShellSupport.print(table(sorted(), ShellSupport.count(n, "n", "rouse:contended [n]")));
     }
 
     /** {@code rouse:strategy}: the configured default and patterns, and the strategies on offer. */
-    @Descriptor("The lock strategy configuration: the default, the per-lock patterns and the strategies the active"
-            + " engine offers")
+    @Descriptor(STRATEGY_SHOW_HELP)
     public void strategy() throws IOException {
         LockStrategyConfig config = config();
         String configured = config.configuredDefault();
@@ -99,12 +160,9 @@ public final class LockCommands {
     }
 
     /** {@code rouse:strategy name}: sets the default strategy in {@value LockFrontCore#PID} through ConfigAdmin. */
-    @Descriptor("Set the default lock strategy in org.rouse.lock through ConfigAdmin (persists like config:edit);"
-            + " live locks swap at once or at their holder's unlock")
-    public void strategy(
-            @Descriptor("a strategy the active engine offers, e.g. adaptive, fair, jdk, spin-yield") String strategy)
-            throws IOException {
-        String name = checkStrategy(strategy, "rouse:strategy [lock] <strategy>");
+    @Descriptor(STRATEGY_DEFAULT_HELP)
+    public void strategy(@Descriptor(STRATEGY_ARGUMENT_HELP) String strategy) throws IOException {
+        String name = checkStrategy(strategy, STRATEGY_USAGE);
         String old = config().setDefault(name);
         ShellSupport.print(String.format(
                 Locale.ROOT,
@@ -119,15 +177,11 @@ public final class LockCommands {
      * {@value LockFrontCore#PID}, where {@code key} is the policy key of the live lock named {@code lock} (a stripe
      * set's name for a stripe), or {@code lock} itself (a glob) when no live lock has that name.
      */
-    @Descriptor("Set one lock's strategy: puts 'lock=strategy' first in strategy.patterns of org.rouse.lock through"
-            + " ConfigAdmin (persists like config:edit)")
+    @Descriptor(STRATEGY_LOCK_HELP)
     public void strategy(
-            @Descriptor("a lock name as rouse:locks shows it (a stripe's set name is used), or a glob such as"
-                            + " keyspace*")
-                    String lock,
-            @Descriptor("a strategy the active engine offers, e.g. adaptive, fair, jdk, spin-yield") String strategy)
+            @Descriptor(LOCK_ARGUMENT_HELP) String lock, @Descriptor(STRATEGY_ARGUMENT_HELP) String strategy)
             throws IOException {
-        String usage = "rouse:strategy [lock] <strategy>";
+        String usage = STRATEGY_USAGE;
         String trimmed = lock == null ? "" : lock.trim();
         if (trimmed.isEmpty()) {
             throw new IllegalArgumentException("lock must not be empty; usage: " + usage);
@@ -142,6 +196,20 @@ public final class LockCommands {
                 key,
                 name,
                 old == null ? "no entry for " + key : old));
+    }
+
+    /** The strategies the active engine offers, sorted (empty while no engine is bound); for shell completion. */
+    public Set<String> offeredStrategies() {
+        return new TreeSet<>(core.strategies());
+    }
+
+    /** The names of the live locks, sorted; for shell completion. */
+    public Set<String> lockNames() {
+        Set<String> names = new TreeSet<>();
+        for (LockFrontCore.LockSnapshot lock : core.snapshot()) {
+            names.add(lock.name());
+        }
+        return names;
     }
 
     /** The text of {@code rouse:locks n}. */

@@ -12,6 +12,7 @@ import org.rouse.api.internal.Arguments;
 import org.rouse.api.internal.events.RouseEvents;
 import org.rouse.config.ConfigCheck;
 import org.rouse.lock.SwappableLock;
+import org.rouse.lock.spi.ClusterLockProvider;
 import org.rouse.lock.spi.LockEngine;
 import org.rouse.lock.spi.LockPrimitive;
 import org.rouse.lock.spi.ReadWritePrimitive;
@@ -42,6 +43,8 @@ public final class LockFrontCore {
      * Invariants.
      * 1. Swapping a facade never blocks (see LockFacade), so it is safe under the monitor.
      * 2. Lock order: view/shared maps, then this monitor; the monitor never calls into a view.
+     * 3. Cluster routing is decided when a lock is looked up by name, never in lock()/unlock(): the only cost a
+     *    local look-up pays for it is one volatile read of clusterLocks (null without the cluster bundle).
      */
 
     /** The PID of the front's configuration. */
@@ -65,6 +68,13 @@ public final class LockFrontCore {
      * never taken with this front's monitor held.
      */
     private final java.util.Map<Object, LockCounts> baselines = new WeakHashMap<>();
+    /**
+     * The health check's marks: each lock's counts when the newer and the older mark were taken (weak keys), and when.
+     * Guarded by themselves ({@code recentMarks}), never taken with this front's monitor held.
+     */
+    private final RecentMarks recentMarks = new RecentMarks();
+    /** The cluster lock provider consulted by name, or null; volatile for lock-free reads, written under this. */
+    private volatile ClusterLockProvider clusterLocks;
     /** Numbers anonymous locks; incremented atomically. */
     private final AtomicLong anonymous = new AtomicLong();
 
@@ -155,6 +165,27 @@ public final class LockFrontCore {
                 next == null ? null : next.name(),
                 System.nanoTime() - start,
                 facades.size() + readWriteFacades.size());
+    }
+
+    /**
+     * Sets the provider of cluster locks consulted when a lock is looked up by name ({@code null}: every lock is
+     * local). Locks already handed out keep their provider.
+     */
+    public synchronized void clusterLocks(ClusterLockProvider provider) {
+        clusterLocks = provider;
+    }
+
+    /** Clears the cluster provider if it is {@code provider} (a replacement bound first stays). */
+    public synchronized void clusterLocksGone(ClusterLockProvider provider) {
+        if (clusterLocks == provider) {
+            clusterLocks = null;
+        }
+    }
+
+    /** The cluster provider that handles {@code name}, or null when the name is a local lock. */
+    ClusterLockProvider clusterFor(String name) {
+        ClusterLockProvider provider = clusterLocks;
+        return provider != null && provider.handles(name) ? provider : null;
     }
 
     /** A new view for one consuming bundle. */
@@ -268,6 +299,61 @@ public final class LockFrontCore {
         }
     }
 
+    /**
+     * Every live lock counted over the recent past, for the health check: since the older of two marks, which
+     * {@code nowNanos} moves on once the newer is {@code windowNanos} old. A check that runs at least once a window
+     * so sees between one and two windows; the first checks see each lock since its creation or the last reset.
+     */
+    List<LockSnapshot> recentSnapshot(long nowNanos, long windowNanos) {
+        java.util.Map<Object, LockSnapshot> now = new java.util.IdentityHashMap<>(); // counts since creation
+        for (LockFacade f : liveFacadesLocked()) {
+            now.put(f, new LockSnapshot(f.name(), f.policyKey(), f.strategy(), (LockCounts) f.statistics()));
+        }
+        for (ReadWriteFacade f : liveReadWriteFacadesLocked()) {
+            now.put(f, new LockSnapshot(f.name() + " (rw)", f.policyKey(), f.strategy(), (LockCounts) f.statistics()));
+        }
+        synchronized (recentMarks) {
+            recentMarks.moveOn(now, nowNanos, windowNanos);
+            List<LockSnapshot> recent = new ArrayList<>(now.size());
+            for (java.util.Map.Entry<Object, LockSnapshot> e : now.entrySet()) {
+                LockSnapshot lock = e.getValue();
+                LockCounts base = recentMarks.older == null ? null : recentMarks.older.get(e.getKey());
+                recent.add(
+                        base == null
+                                ? lock
+                                : new LockSnapshot(
+                                        lock.name(),
+                                        lock.policyKey(),
+                                        lock.strategy(),
+                                        lock.statistics().minus(base)));
+            }
+            return recent;
+        }
+    }
+
+    /** The health check's two generations of per-lock counts (weak keys); see {@link #recentSnapshot}. */
+    private static final class RecentMarks {
+        /** Counts at the newer mark; guarded by this. */
+        private java.util.Map<Object, LockCounts> newer;
+        /** When the newer mark was taken (System.nanoTime()); guarded by this. */
+        private long newerNanos;
+        /** Counts at the older mark, null before the second mark; guarded by this. */
+        private java.util.Map<Object, LockCounts> older;
+
+        /** Takes a new mark from {@code now} if there is none yet or the newer one is a window old; under this. */
+        void moveOn(java.util.Map<Object, LockSnapshot> now, long nowNanos, long windowNanos) {
+            if (newer != null && nowNanos - newerNanos < windowNanos) {
+                return;
+            }
+            older = newer;
+            newer = new WeakHashMap<>();
+            for (java.util.Map.Entry<Object, LockSnapshot> e : now.entrySet()) {
+                newer.put(e.getKey(), e.getValue().statistics());
+            }
+            newerNanos = nowNanos;
+        }
+    }
+
     /** The policy key of the live lock named {@code name}, or empty when no live lock has that name. */
     java.util.Optional<String> policyKeyOf(String name) {
         for (LockFacade facade : liveFacadesLocked()) {
@@ -362,7 +448,7 @@ public final class LockFrontCore {
 
     private static LockPrimitive newPrimitive(LockEngine active, String strategy) {
         if (active == null) {
-            return new FallbackMutex();
+            return FallbackMutex.create();
         }
         try {
             return Arguments.notNull(active.newPrimitive(strategy), "primitive");
@@ -372,7 +458,7 @@ public final class LockFrontCore {
                     active.name(),
                     strategy,
                     e);
-            return new FallbackMutex();
+            return FallbackMutex.create();
         }
     }
 }

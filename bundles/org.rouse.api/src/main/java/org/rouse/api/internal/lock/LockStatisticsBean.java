@@ -2,9 +2,12 @@ package org.rouse.api.internal.lock;
 
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.TreeSet;
+import org.rouse.api.internal.console.ConsoleReading;
 
 /** {@link LockMXBean} over a {@link LockFrontCore}: every read is a fresh snapshot of the live locks. */
 final class LockStatisticsBean implements LockMXBean {
@@ -100,6 +103,30 @@ final class LockStatisticsBean implements LockMXBean {
                         l.statistics().acquisitions(),
                         l.statistics().waitNanos().p99Nanos() / 1e3))
                 .toArray(String[]::new);
+    }
+
+    /** The figures of the console page ({@code org.rouse.api.internal.console}): totals and the top contended. */
+    void read(ConsoleReading reading) {
+        LockCounts total = total();
+        reading.engine(getEngine())
+                .counter("acquisitions", total.acquisitions())
+                .counter("contended", total.contendedAcquisitions())
+                .counter("parks", total.parks())
+                .gauge("locks", getLocks());
+        List<LockFrontCore.LockSnapshot> all = new ArrayList<>(core.snapshot());
+        all.removeIf(l -> l.statistics().contendedAcquisitions() == 0);
+        all.sort(Comparator.comparingLong(
+                        (LockFrontCore.LockSnapshot l) -> l.statistics().contendedAcquisitions())
+                .reversed());
+        all.stream().limit(TOP).forEach(l -> {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("name", l.name());
+            row.put("strategy", l.strategy());
+            row.put("contended", l.statistics().contendedAcquisitions());
+            row.put("acquired", l.statistics().acquisitions());
+            row.put("waitP99Micros", l.statistics().waitNanos().p99Nanos() / 1e3);
+            reading.topRow(row);
+        });
     }
 
     @Override

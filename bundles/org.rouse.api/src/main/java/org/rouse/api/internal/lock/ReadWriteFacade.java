@@ -80,11 +80,20 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
      *    waiting on an old primitive drain: each admission attempt through a stale primitive releases it at once.
      * 5. Conditions (FacadeCondition) belong to the write lock; their queues are touched only by the writer.
      *
-     * Costs. A read acquisition: one ThreadLocal lookup (as ReentrantReadWriteLock's readers pay past its one-entry
-     * cache), the primitive's shared acquisition, one volatile read of `current`; its counters are plain fields of
-     * the thread's own ReadHold, so readers share no counter cache line. The release: the ThreadLocal lookup, the
-     * primitive's shared release, one volatile read of `pending`. Each thread that ever reads the lock keeps its
-     * ReadHold (about 40 bytes) in `readHolds` for statistics while the lock lives. Write acquisitions cost what a
+     * Read-hold cache. `cachedHold` is the ReadHold last looked up by any reader (ReentrantReadWriteLock's
+     * cachedHoldCounter): a plain, racy reference. A reader uses it only if its final `threadId` is the caller's,
+     * in which case the record is the caller's own (records are never shared, and thread ids are not reused: the JDK draws them from a 64-bit
+     * counter, the assumption ReentrantReadWriteLock's cachedHoldCounter makes too),
+     * whose other fields only the caller writes; final-field semantics make `threadId` visible through the racy
+     * read. A stale or foreign value costs only the ThreadLocal lookup, after which the reader stores its own record
+     * there. The record keeps the thread's id, not the Thread, so that `readRecords` does not keep threads alive.
+     *
+     * Costs. A read acquisition: one read of `cachedHold` and, when another thread read last, one ThreadLocal lookup
+     * and a plain store of `cachedHold` (as ReentrantReadWriteLock's readers pay past its one-entry cache), the
+     * primitive's shared acquisition, one volatile read of `current`; its counters are plain fields of the thread's
+     * own ReadHold, so readers share no counter cache line. The release: the same lookup, the primitive's shared
+     * release, one volatile read of `pending`. Each thread that ever reads the lock keeps its
+     * ReadHold (about 48 bytes) in `readRecords` for statistics while the lock lives. Write acquisitions cost what a
      * LockFacade acquisition costs. Sampled waits (one contended acquisition in WAIT_SAMPLE_EVERY per mode and
      * thread) and write hold times (one in HOLD_SAMPLE_EVERY, on contended locks) go into the histograms under the
      * `samples` monitor, never on the common path.
@@ -150,12 +159,19 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
     private final ConcurrentLinkedQueue<ReadHold> readRecords = new ConcurrentLinkedQueue<>();
     /** The calling thread's read record. */
     private final ThreadLocal<ReadHold> readHolds = ThreadLocal.withInitial(this::newReadHold);
+    /**
+     * The read record last looked up, or null; plain and racy, written by any reader that missed it, trusted only
+     * when its final {@code threadId} is the caller's (see the implementation notes).
+     */
+    private ReadHold cachedHold;
 
     private final ReadLock readLock = new ReadLock();
     private final WriteLock writeLock = new WriteLock();
 
     /** One thread's read holds of this lock; every field is written only by that thread. */
     private static final class ReadHold {
+        /** The id of the thread these holds belong to; final, so that a racy read of cachedHold sees it. */
+        final long threadId;
         /** Reentrant read holds. */
         int count;
         /** The primitive held shared for them, or null while they are covered by the thread's write hold. */
@@ -164,6 +180,10 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
         long acquisitions;
         /** Read acquisitions whose first attempt failed (plain; read racily by statistics). */
         long contended;
+
+        ReadHold(long threadId) {
+            this.threadId = threadId;
+        }
     }
 
     /**
@@ -181,8 +201,18 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
     }
 
     private ReadHold newReadHold() {
-        ReadHold h = new ReadHold();
+        ReadHold h = new ReadHold(Thread.currentThread().getId());
         readRecords.add(h);
+        return h;
+    }
+
+    /** The calling thread's read record: the cached one if it is the caller's, else the ThreadLocal's (cached). */
+    private ReadHold readHold() {
+        ReadHold h = cachedHold;
+        if (h == null || h.threadId != Thread.currentThread().getId()) {
+            h = readHolds.get();
+            cachedHold = h;
+        }
         return h;
     }
 
@@ -221,7 +251,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
 
     @Override
     public int readHoldCount() {
-        return readHolds.get().count;
+        return readHold().count;
     }
 
     @Override
@@ -433,7 +463,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
         owner = null;
         if (ownerReads) {
             ownerReads = false;
-            ReadHold h = readHolds.get();
+            ReadHold h = readHold();
             if (h.count > 0) {
                 ReadWritePrimitive p = current;
                 p.downgrade(); // still holds p, now shared: `current` stays p, a pending swap waits for the reads
@@ -527,7 +557,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
     }
 
     private void readUnlock() {
-        ReadHold h = readHolds.get();
+        ReadHold h = readHold();
         if (h.count == 0) {
             throw new IllegalMonitorStateException("The read lock of '" + name + "' is not held by the current thread");
         }
@@ -548,7 +578,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
 
         @Override
         public void lock() {
-            ReadHold h = readHolds.get();
+            ReadHold h = readHold();
             if (tryReadNoWait(h)) {
                 return;
             }
@@ -569,7 +599,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            ReadHold h = readHolds.get();
+            ReadHold h = readHold();
             if (tryReadNoWait(h)) {
                 return;
             }
@@ -592,7 +622,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
 
         @Override
         public boolean tryLock() {
-            return tryReadNoWait(readHolds.get());
+            return tryReadNoWait(readHold());
         }
 
         @Override
@@ -601,7 +631,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            ReadHold h = readHolds.get();
+            ReadHold h = readHold();
             if (tryReadNoWait(h)) {
                 return true;
             }

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
 import org.rouse.config.ConfigCheck;
+import org.rouse.config.Globs;
 
 /**
  * Which strategy a lock of a given name gets: the first {@code glob=strategy} pattern that matches the name, else
@@ -54,7 +55,7 @@ final class StrategyPolicy {
                 continue;
             }
             if (checkName(PATTERNS, name, offered, check)) {
-                rules.add(new Rule(glob, toRegex(glob), name));
+                rules.add(new Rule(glob, Globs.compile(glob), name));
             }
         }
         return check.passed() ? new StrategyPolicy(trimmed, List.copyOf(rules)) : null;
@@ -70,27 +71,6 @@ final class StrategyPolicy {
             return false;
         }
         return true;
-    }
-
-    /** {@code *} matches any run of characters, {@code ?} one character; everything else is literal. */
-    private static Pattern toRegex(String glob) {
-        StringBuilder regex = new StringBuilder();
-        StringBuilder literal = new StringBuilder();
-        for (char c : glob.toCharArray()) {
-            if (c == '*' || c == '?') {
-                if (literal.length() > 0) {
-                    regex.append(Pattern.quote(literal.toString()));
-                    literal.setLength(0);
-                }
-                regex.append(c == '*' ? ".*" : ".");
-            } else {
-                literal.append(c);
-            }
-        }
-        if (literal.length() > 0) {
-            regex.append(Pattern.quote(literal.toString()));
-        }
-        return Pattern.compile(regex.toString(), Pattern.DOTALL);
     }
 
     /** The configured strategy for a lock whose policy key is {@code name}. */

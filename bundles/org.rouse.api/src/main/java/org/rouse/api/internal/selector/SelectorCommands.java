@@ -10,6 +10,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import org.apache.felix.service.command.Descriptor;
 import org.rouse.api.internal.ShellSupport;
@@ -20,8 +22,10 @@ import org.rouse.stats.Percentiles;
 /**
  * The selector service's shell commands in the {@code rouse} scope: {@code rouse:selector} (the active engine, its
  * counters and every consuming bundle's view) and {@code rouse:connections} (live connections per consuming bundle).
- * Registered by {@link SelectorFront} as a plain service object with {@code osgi.command.scope=rouse}; each command
- * writes its report to the calling session (see {@link ShellSupport}).
+ * Registered by {@link SelectorFront} as a plain service object with {@code osgi.command.scope=rouse} (under Karaf's
+ * shell without it, for the Action commands of {@code org.rouse.api.internal.karaf}; see
+ * {@link org.rouse.api.internal.GogoCommands}); each command writes its report to the calling session (see
+ * {@link ShellSupport}).
  *
  * <pre>
  * g! rouse:selector
@@ -38,6 +42,35 @@ public final class SelectorCommands {
     /** The functions this object offers, for its registration. */
     static final String[] FUNCTIONS = {"selector", "connections"};
 
+    /*
+     * Help texts, shared by the Gogo functions' @Descriptor and the Karaf Action commands
+     * (org.rouse.api.internal.karaf), so both shells describe a command alike.
+     */
+
+    /** Help of {@code rouse:selector}. */
+    public static final String SELECTOR_HELP = "Selector statistics: the active engine and its counters (select cycles,"
+            + " wake-ups, pool threads and queue, watch hits, re-arm latency), then per consuming bundle registrations"
+            + " and upcalls";
+
+    /** Help of {@code rouse:selector [reset]}. */
+    public static final String SELECTOR_RESET_HELP = "Selector statistics, or with 'reset' zero every bundle's upcall"
+            + " counts and durations (engine counters count from the engine's start and are not reset)";
+
+    /** Help of a {@code reset} argument. */
+    public static final String RESET_ARGUMENT_HELP = "'reset' to zero the statistics";
+
+    /** Help of {@code rouse:connections}. */
+    public static final String CONNECTIONS_HELP =
+            "Live connections per consuming bundle: connected sockets, listening sockets, other channels";
+
+    /** Help of {@code rouse:connections [bundle]}. */
+    public static final String CONNECTIONS_BUNDLE_HELP =
+            "Every live registration of one consuming bundle: kind, local and remote address, interest ops";
+
+    /** Help of the argument of {@code rouse:connections [bundle]}. */
+    public static final String BUNDLE_ARGUMENT_HELP =
+            "the consuming bundle as rouse:connections lists it (name[id]), or its symbolic name";
+
     private final SelectorFrontCore core;
     private final Supplier<Collection<BundleSelectorView>> views;
 
@@ -48,16 +81,14 @@ public final class SelectorCommands {
     }
 
     /** {@code rouse:selector}: the report, one line per engine and per view. */
-    @Descriptor("Selector statistics: the active engine and its counters (select cycles, wake-ups, pool threads and"
-            + " queue, watch hits, re-arm latency), then per consuming bundle registrations and upcalls")
+    @Descriptor(SELECTOR_HELP)
     public void selector() {
         ShellSupport.print(report());
     }
 
     /** {@code rouse:selector reset}: zeroes every view's upcall counts and durations. */
-    @Descriptor("Selector statistics, or with 'reset' zero every bundle's upcall counts and durations (engine"
-            + " counters count from the engine's start and are not reset)")
-    public void selector(@Descriptor("'reset' to zero the statistics") String action) {
+    @Descriptor(SELECTOR_RESET_HELP)
+    public void selector(@Descriptor(RESET_ARGUMENT_HELP) String action) {
         if (!"reset".equals(action == null ? null : action.trim())) {
             throw new IllegalArgumentException("unknown argument '" + action + "'; usage: rouse:selector [reset]");
         }
@@ -68,7 +99,7 @@ public final class SelectorCommands {
     }
 
     /** {@code rouse:connections}: per consuming bundle, its live connections, listeners and other channels. */
-    @Descriptor("Live connections per consuming bundle: connected sockets, listening sockets, other channels")
+    @Descriptor(CONNECTIONS_HELP)
     public void connections() {
         ShellSupport.print(connectionsReport());
     }
@@ -77,11 +108,26 @@ public final class SelectorCommands {
      * {@code rouse:connections bundle}: every live registration of one consuming bundle, named as listed
      * ({@code symbolic.name[id]}) or by its symbolic name alone (every bundle of that name).
      */
-    @Descriptor("Every live registration of one consuming bundle: kind, local and remote address, interest ops")
-    public void connections(
-            @Descriptor("the consuming bundle as rouse:connections lists it (name[id]), or its symbolic name")
-                    String bundle) {
+    @Descriptor(CONNECTIONS_BUNDLE_HELP)
+    public void connections(@Descriptor(BUNDLE_ARGUMENT_HELP) String bundle) {
         ShellSupport.print(connectionsReport(bundle));
+    }
+
+    /**
+     * The consuming bundles {@code rouse:connections bundle} accepts, sorted: each as listed ({@code name[id]}) and by
+     * its symbolic name alone; for shell completion.
+     */
+    public Set<String> consumers() {
+        Set<String> names = new TreeSet<>();
+        for (BundleSelectorView view : views.get()) {
+            String owner = view.owner();
+            names.add(owner);
+            int id = owner.lastIndexOf('[');
+            if (id > 0) {
+                names.add(owner.substring(0, id));
+            }
+        }
+        return names;
     }
 
     /** The text of {@code rouse:selector}. */

@@ -20,6 +20,7 @@ import org.rouse.api.internal.BundleViews;
 import org.rouse.api.internal.GogoCommands;
 import org.rouse.api.internal.Jmx;
 import org.rouse.api.internal.RankedEngines;
+import org.rouse.api.internal.console.ConsoleSource;
 import org.rouse.config.ConfigCheck;
 import org.rouse.selector.SelectorService;
 import org.rouse.selector.spi.SelectorEngine;
@@ -38,6 +39,10 @@ import org.slf4j.LoggerFactory;
 @Designate(ocd = SelectorFrontConfig.class)
 // registered by hand (a ServiceFactory), so bnd cannot see it: advertise it for resolvers
 @Capability(namespace = "osgi.service", attribute = "objectClass:List<String>=\"org.rouse.selector.SelectorService\"")
+// the core, registered by hand for the health check of the same bundle (Karaf resolves service requirements)
+@Capability(
+        namespace = "osgi.service",
+        attribute = "objectClass:List<String>=\"org.rouse.api.internal.selector.SelectorFrontCore\"")
 public final class SelectorFront {
 
     /*
@@ -79,11 +84,19 @@ public final class SelectorFront {
     /** The service factory's registration; written by activate/deactivate only. */
     private ServiceRegistration<SelectorService> registration;
 
-    /** The Gogo command's registration; written by activate/deactivate only. */
+    /**
+     * The shell command object's registration (Gogo functions, or the service the Karaf Actions call); written by
+     * activate/deactivate only.
+     */
     private ServiceRegistration<SelectorCommands> command;
 
     /** The {@code org.rouse:type=Selector} MXBean; written by activate/deactivate only. */
     private Jmx.Registration bean;
+    /** The source of the console page's selector figures; written by activate/deactivate only. */
+    private ServiceRegistration<ConsoleSource> console;
+
+    /** The core as a service for {@link SelectorHealthCheck}; written by activate/deactivate only. */
+    private ServiceRegistration<SelectorFrontCore> health;
 
     @Activate
     void activate(BundleContext context, SelectorFrontConfig config) {
@@ -94,7 +107,10 @@ public final class SelectorFront {
                 SelectorCommands.class,
                 new SelectorCommands(core, () -> List.copyOf(views)),
                 SelectorCommands.FUNCTIONS);
-        bean = Jmx.register("Selector", new SelectorStatisticsBean(core, () -> List.copyOf(views)));
+        SelectorStatisticsBean statistics = new SelectorStatisticsBean(core, () -> List.copyOf(views));
+        bean = Jmx.register("Selector", statistics);
+        console = ConsoleSource.register(context, "selector", statistics::read);
+        health = context.registerService(SelectorFrontCore.class, core, null);
     }
 
     @Modified
@@ -104,6 +120,16 @@ public final class SelectorFront {
 
     @Deactivate
     void deactivate() {
+        ServiceRegistration<SelectorFrontCore> h = health;
+        health = null;
+        if (h != null) {
+            h.unregister();
+        }
+        ServiceRegistration<ConsoleSource> s = console;
+        console = null;
+        if (s != null) {
+            s.unregister();
+        }
         Jmx.Registration b = bean;
         bean = null;
         if (b != null) {

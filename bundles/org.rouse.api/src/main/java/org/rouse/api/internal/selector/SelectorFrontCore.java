@@ -10,6 +10,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.rouse.api.internal.events.RouseEvents;
 import org.rouse.selector.spi.SelectorEngine;
 import org.rouse.selector.spi.SelectorEntry;
@@ -95,6 +96,14 @@ public final class SelectorFrontCore {
 
     /** Channel to its registration, across all views; put/remove by registering and ending handles. */
     private final ConcurrentMap<SelectableChannel, ChannelHandle> claims = new ConcurrentHashMap<>();
+
+    /** The pool queue length the health check saw last; swapped by each check (SelectorHealthCheck), atomic. */
+    private final AtomicLong queueSeenByHealthCheck = new AtomicLong();
+
+    /** Records {@code queued} as the queue length seen now and returns the one seen by the previous check. */
+    long swapQueueSeen(long queued) {
+        return queueSeenByHealthCheck.getAndSet(queued);
+    }
 
     /** The active engine, or {@code null}. */
     public SelectorEngine active() {

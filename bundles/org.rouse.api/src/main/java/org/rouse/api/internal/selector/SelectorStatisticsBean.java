@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
+import org.rouse.api.internal.console.ConsoleReading;
 import org.rouse.selector.SelectorStatistics;
 import org.rouse.selector.spi.SelectorEngine;
 
@@ -94,6 +95,21 @@ final class SelectorStatisticsBean implements SelectorMXBean {
             all.merge(view.owner(), c.connections() + "/" + c.listening() + "/" + c.other(), (a, b) -> a + ", " + b);
         }
         return all;
+    }
+
+    /** The figures of the console page ({@code org.rouse.api.internal.console}). */
+    void read(ConsoleReading reading) {
+        reading.engine(getEngine())
+                .counter("selectCycles", getSelectCycles())
+                .counter("wakeupsRequested", getWakeupsRequested())
+                .counter("wakeupsWritten", getWakeupsWritten())
+                .counter("upcalls", getUpcalls())
+                .counter("failedUpcalls", getFailedUpcalls())
+                .counter("poolThreadsCreated", getPoolThreadsCreated())
+                .gauge("poolThreads", getPoolThreads())
+                .gauge("poolQueued", getPoolQueued())
+                .gauge("registrations", getRegistrations())
+                .gauge("connections", getConnections());
     }
 
     @Override

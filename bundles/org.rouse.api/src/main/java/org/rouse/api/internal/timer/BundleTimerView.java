@@ -67,8 +67,9 @@ public final class BundleTimerView implements TimerService {
         return counters;
     }
 
-    long nextTimerId() {
-        return timerIds.incrementAndGet();
+    /** The next timer number; wraps after 2^32 timers (it only names timers in logs and the shell). */
+    int nextTimerId() {
+        return (int) timerIds.incrementAndGet();
     }
 
     long clampPeriod(long periodNanos) {

@@ -16,6 +16,8 @@ final class LatenessHistogram {
     private final Recorder recorder = new Recorder(3);
     /** All samples taken out of the recorder so far; guarded by this. */
     private final Histogram total = new Histogram(3);
+    /** How many times {@link #reset()} ran; guarded by this (a window mark taken before a reset is void after it). */
+    private long resets;
     /** Reused interval histogram; guarded by this. */
     private Histogram interval;
 
@@ -33,10 +35,16 @@ final class LatenessHistogram {
         sum.add(drain());
     }
 
+    /** Every sample so far as its recorded buckets (for {@link LatenessWindow}'s differences). */
+    synchronized LatenessWindow.Buckets buckets() {
+        return LatenessWindow.Buckets.of(drain(), resets);
+    }
+
     /** Forgets every sample. */
     synchronized void reset() {
         recorder.reset();
         total.reset();
+        resets++;
     }
 
     /** Moves the recorder's samples into {@link #total} and returns it; called under this object's monitor. */

@@ -2,6 +2,8 @@ package org.rouse.api.internal.timer;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
@@ -19,7 +21,10 @@ final class Owner implements TimerOwner {
     /*
      * Implementation notes.
      *
-     * Layout. `live` holds every timer that may still run, so that `close` can cancel them.
+     * Layout. Every timer that may still run is in an intrusive doubly linked list (TimerHandle.livePrevious and
+     * liveNext, from `liveHead`) guarded by `liveLock`, so that `close` can cancel them; the list costs two references
+     * in each handle instead of a hash set's node. The lock is taken inside a handle's monitor (remember, forget) and
+     * never held while taking one: close and pendingCount copy the list and work on the copy.
      *
      * Invariants.
      * 1. No timer outlives its owner: a schedule or reschedule racing with close re-checks `closed` after adding its
@@ -31,8 +36,10 @@ final class Owner implements TimerOwner {
     private final BundleTimerView view;
     private final String name;
     private final SerialQueue queue;
-    /** Timers that may still run; added by schedulers, removed when fired for good or cancelled. */
-    private final Set<TimerHandle> live = ConcurrentHashMap.newKeySet();
+    /** Guards the list of timers that may still run. */
+    private final Object liveLock = new Object();
+    /** The first timer that may still run, or null; guarded by {@link #liveLock}. */
+    private TimerHandle liveHead;
     /** Executor views not yet terminated; closed with the owner. */
     private final Set<OwnerExecutor> executors = ConcurrentHashMap.newKeySet();
     /** Set once by close; read by every schedule. */
@@ -68,8 +75,36 @@ final class Owner implements TimerOwner {
         return queue;
     }
 
+    /** Takes {@code timer} out of the live list if it is there: it has fired for good or is cancelled. */
     void forget(TimerHandle timer) {
-        live.remove(timer);
+        synchronized (liveLock) {
+            if (timer.livePrevious == null && liveHead != timer) {
+                return; // not in the list
+            }
+            TimerHandle previous = timer.livePrevious;
+            TimerHandle next = timer.liveNext;
+            if (previous == null) {
+                liveHead = next;
+            } else {
+                previous.liveNext = next;
+            }
+            if (next != null) {
+                next.livePrevious = previous;
+            }
+            timer.livePrevious = null;
+            timer.liveNext = null;
+        }
+    }
+
+    /** A copy of the live list. */
+    private List<TimerHandle> liveTimers() {
+        synchronized (liveLock) {
+            List<TimerHandle> copy = new ArrayList<>();
+            for (TimerHandle timer = liveHead; timer != null; timer = timer.liveNext) {
+                copy.add(timer);
+            }
+            return copy;
+        }
     }
 
     /** A handler of {@code timer} starts at {@code startNanos}, {@code latenessNanos} after its deadline. */
@@ -131,8 +166,18 @@ final class Owner implements TimerOwner {
         }
     }
 
+    /** Puts {@code timer} in the live list unless it is there already. */
     void remember(TimerHandle timer) {
-        live.add(timer);
+        synchronized (liveLock) {
+            if (timer.livePrevious != null || liveHead == timer) {
+                return; // already in the list
+            }
+            timer.liveNext = liveHead;
+            if (liveHead != null) {
+                liveHead.livePrevious = timer;
+            }
+            liveHead = timer;
+        }
     }
 
     void forget(OwnerExecutor executor) {
@@ -198,7 +243,7 @@ final class Owner implements TimerOwner {
         checkOpen();
         view.checkCapacity();
         TimerHandle timer = new TimerHandle(this, handler, kind, periodNanos, view.nextTimerId());
-        live.add(timer);
+        remember(timer);
         timer.start(System.nanoTime() + firstDelayNanos);
         if (closed) {
             timer.cancel();
@@ -210,7 +255,7 @@ final class Owner implements TimerOwner {
     @Override
     public int pendingCount() {
         int pending = 0;
-        for (TimerHandle timer : live) {
+        for (TimerHandle timer : liveTimers()) {
             if (timer.remaining().isPresent()) {
                 pending++;
             }
@@ -228,10 +273,19 @@ final class Owner implements TimerOwner {
         // Every call goes through the cancels (each idempotent), so a call that overlaps another also returns only
         // once every timer is cancelled: "no timer stays armed after close() returns" holds for each caller.
         closed = true;
-        for (TimerHandle timer : live) {
+        for (TimerHandle timer : liveTimers()) {
             timer.cancel(false);
         }
-        live.clear();
+        synchronized (liveLock) {
+            TimerHandle timer = liveHead;
+            liveHead = null;
+            while (timer != null) {
+                TimerHandle next = timer.liveNext;
+                timer.livePrevious = null;
+                timer.liveNext = null;
+                timer = next;
+            }
+        }
         for (OwnerExecutor executor : executors) {
             executor.ownerClosed();
         }

@@ -14,7 +14,9 @@ import org.rouse.timer.TimerStatistics;
  * wake-ups, the last swap and, per consuming bundle, pending/fired/failed/cancelled/clamped/slow counts and lateness
  * percentiles), {@code rouse:late} (the owners whose handlers started latest) and {@code rouse:running} (the handlers
  * running longest now). Registered by {@link TimerFront} as a plain service with {@code osgi.command.scope=rouse},
- * so the API bundle needs Gogo only for the optional {@link Descriptor} help.
+ * so the API bundle needs Gogo only for the optional {@link Descriptor} help; under Karaf's shell it is registered
+ * without those properties and the Action commands of {@code org.rouse.api.internal.karaf} call it (see
+ * {@link org.rouse.api.internal.GogoCommands}).
  *
  * <p>Each command writes its report to the calling session (see {@link ShellSupport}); a bad argument fails with a
  * usage message.
@@ -34,6 +36,45 @@ public final class TimerCommands {
     /** The functions this object offers, for its registration. */
     static final String[] FUNCTIONS = {"timers", "late", "running"};
 
+    /*
+     * Help texts, shared by the Gogo functions' @Descriptor and the Karaf Action commands
+     * (org.rouse.api.internal.karaf), so both shells describe a command alike.
+     */
+
+    /** Help of {@code rouse:timers}. */
+    public static final String TIMERS_HELP =
+            "Timer statistics: engine, dispatcher wake-ups, swaps; per consuming bundle"
+                    + " pending, fired, failed, cancelled, clamped and slow counts and lateness percentiles";
+
+    /** Help of {@code rouse:timers [reset]}. */
+    public static final String TIMERS_RESET_HELP = "Timer statistics, or with 'reset' zero them (counts and lateness"
+            + " of every bundle and owner; pending timers, engine wake-ups and swaps are not reset)";
+
+    /** Help of a {@code reset} argument. */
+    public static final String RESET_ARGUMENT_HELP = "'reset' to zero the statistics";
+
+    /** Help of {@code rouse:late}. */
+    public static final String LATE_DEFAULT_HELP =
+            "The 10 timer owners whose handlers started latest after their deadline (by the largest lateness)";
+
+    /** Help of {@code rouse:late [n]}. */
+    public static final String LATE_HELP =
+            "The n timer owners whose handlers started latest after their deadline (by the largest lateness)";
+
+    /** Help of the argument of {@code rouse:late [n]}. */
+    public static final String LATE_N_HELP = "how many owners to show (0 to 100000; default 10)";
+
+    /** Help of {@code rouse:running}. */
+    public static final String RUNNING_DEFAULT_HELP =
+            "The 10 timer handlers that have been running longest right now (stuck or slow handlers)";
+
+    /** Help of {@code rouse:running [n]}. */
+    public static final String RUNNING_HELP =
+            "The n timer handlers that have been running longest right now (stuck or slow handlers)";
+
+    /** Help of the argument of {@code rouse:running [n]}. */
+    public static final String RUNNING_N_HELP = "how many handlers to show (0 to 100000; default 10)";
+
     private static final int DEFAULT_TOP = 10;
 
     private final TimerFrontCore core;
@@ -43,16 +84,14 @@ public final class TimerCommands {
     }
 
     /** Prints the timer statistics ({@code rouse:timers}). */
-    @Descriptor("Timer statistics: engine, dispatcher wake-ups, swaps; per consuming bundle pending, fired, failed,"
-            + " cancelled, clamped and slow counts and lateness percentiles")
+    @Descriptor(TIMERS_HELP)
     public void timers() {
         ShellSupport.print(report());
     }
 
     /** {@code rouse:timers reset}: zeroes the statistics the front keeps. */
-    @Descriptor("Timer statistics, or with 'reset' zero them (counts and lateness of every bundle and owner; pending"
-            + " timers, engine wake-ups and swaps are not reset)")
-    public void timers(@Descriptor("'reset' to zero the statistics") String action) {
+    @Descriptor(TIMERS_RESET_HELP)
+    public void timers(@Descriptor(RESET_ARGUMENT_HELP) String action) {
         if (!"reset".equals(action == null ? null : action.trim())) {
             throw new IllegalArgumentException("unknown argument '" + action + "'; usage: rouse:timers [reset]");
         }
@@ -61,26 +100,26 @@ public final class TimerCommands {
     }
 
     /** {@code rouse:late}: the 10 owners whose handlers started latest. */
-    @Descriptor("The 10 timer owners whose handlers started latest after their deadline (by the largest lateness)")
+    @Descriptor(LATE_DEFAULT_HELP)
     public void late() {
         ShellSupport.print(lateReport(DEFAULT_TOP));
     }
 
     /** {@code rouse:late n}: the {@code n} owners whose handlers started latest. */
-    @Descriptor("The n timer owners whose handlers started latest after their deadline (by the largest lateness)")
-    public void late(@Descriptor("how many owners to show (0 to 100000)") String n) {
+    @Descriptor(LATE_HELP)
+    public void late(@Descriptor(LATE_N_HELP) String n) {
         ShellSupport.print(lateReport(ShellSupport.count(n, "n", "rouse:late [n]")));
     }
 
     /** {@code rouse:running}: the 10 handlers running longest now. */
-    @Descriptor("The 10 timer handlers that have been running longest right now (stuck or slow handlers)")
+    @Descriptor(RUNNING_DEFAULT_HELP)
     public void running() {
         ShellSupport.print(runningReport(DEFAULT_TOP));
     }
 
     /** {@code rouse:running n}: the {@code n} handlers running longest now. */
-    @Descriptor("The n timer handlers that have been running longest right now (stuck or slow handlers)")
-    public void running(@Descriptor("how many handlers to show (0 to 100000)") String n) {
+    @Descriptor(RUNNING_HELP)
+    public void running(@Descriptor(RUNNING_N_HELP) String n) {
         ShellSupport.print(runningReport(ShellSupport.count(n, "n", "rouse:running [n]")));
     }
 

@@ -41,8 +41,10 @@ final class TimerDispatch {
      * and the handle's armed reference: taken by a swap or no longer live means another party owns it; otherwise the
      * engine dropped it and the arming thread arms it again. An entry cancelled while it is between engines is
      * filtered out (Arming.isLive()), checked again after arming so that a cancel racing with the move leaves nothing
-     * armed. Tasks handed to an engine are not moved by the swap itself: the front core's afterSwap hook re-issues the
-     * owners' queued runs on the new engine (see SerialQueue).
+     * armed. An arming that may have reached two engines that way is marked Arming.shared, and an arming a drain
+     * returned carries takenBySwap: a periodic timer never re-uses either for its next period. Tasks handed to an
+     * engine are not moved by the swap itself: the front core's afterSwap hook re-issues the owners' queued runs on the
+     * new engine (see SerialQueue).
      *
      * Invariants.
      * 1. `active` is never null.
@@ -118,10 +120,14 @@ final class TimerDispatch {
                 if (active == engine) {
                     return;
                 }
-                if (!engine.disarm(entry) && ownedElsewhere((Arming) entry)) {
-                    return; // expired in the old engine, or a swap's drain took it and moves it
+                if (!engine.disarm(entry)) {
+                    if (ownedElsewhere((Arming) entry)) {
+                        return; // expired in the old engine, or a swap's drain took it and moves it
+                    }
+                    // the old engine shut down and dropped it, or is expiring it right now: it may reach two engines
+                    ((Arming) entry).shared = true;
                 }
-                continue; // took it back from a swapped-out engine, or that engine shut down and dropped it
+                continue; // took it back from a swapped-out engine, or that engine dropped it
             }
             synchronized (swapLock) { // waits for a swap in progress
                 if (active == engine && !engine.arm(entry)) {

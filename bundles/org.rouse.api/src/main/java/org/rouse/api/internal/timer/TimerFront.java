@@ -17,6 +17,7 @@ import org.rouse.api.internal.BundleViews;
 import org.rouse.api.internal.GogoCommands;
 import org.rouse.api.internal.Jmx;
 import org.rouse.api.internal.RankedEngines;
+import org.rouse.api.internal.console.ConsoleSource;
 import org.rouse.timer.TimerService;
 import org.rouse.timer.spi.TimerEngine;
 
@@ -33,6 +34,10 @@ import org.rouse.timer.spi.TimerEngine;
 @Designate(ocd = TimerFrontConfig.class)
 // registered by hand (a ServiceFactory), so bnd cannot see it: advertise it for resolvers
 @Capability(namespace = "osgi.service", attribute = "objectClass:List<String>=\"org.rouse.timer.TimerService\"")
+// the core, registered by hand for the health check of the same bundle (Karaf resolves service requirements)
+@Capability(
+        namespace = "osgi.service",
+        attribute = "objectClass:List<String>=\"org.rouse.api.internal.timer.TimerFrontCore\"")
 public final class TimerFront {
 
     /** The configuration PID of the timer service's policy. */
@@ -44,8 +49,12 @@ public final class TimerFront {
 
     private ServiceRegistration<TimerService> registration;
     private ServiceRegistration<TimerCommands> commands;
+    /** The core as a service for {@link TimerHealthCheck}; written in activate/deactivate (DS serializes them). */
+    private ServiceRegistration<TimerFrontCore> health;
     /** The {@code org.rouse:type=Timer} MXBean; written in activate/deactivate (DS serializes them). */
     private Jmx.Registration bean;
+    /** The source of the console page's timer figures; written in activate/deactivate (DS serializes them). */
+    private ServiceRegistration<ConsoleSource> console;
 
     @Reference(
             service = TimerEngine.class,
@@ -77,7 +86,10 @@ public final class TimerFront {
         registration = BundleViews.register(context, TimerService.class, core::newView, core::release);
         commands =
                 GogoCommands.register(context, TimerCommands.class, new TimerCommands(core), TimerCommands.FUNCTIONS);
-        bean = Jmx.register("Timer", new TimerStatisticsBean(core));
+        TimerStatisticsBean statistics = new TimerStatisticsBean(core);
+        bean = Jmx.register("Timer", statistics);
+        console = ConsoleSource.register(context, "timer", statistics::read);
+        health = context.registerService(TimerFrontCore.class, core, null);
     }
 
     @Modified
@@ -87,6 +99,8 @@ public final class TimerFront {
 
     @Deactivate
     void deactivate() {
+        health.unregister();
+        console.unregister();
         bean.unregister();
         commands.unregister();
         registration.unregister();

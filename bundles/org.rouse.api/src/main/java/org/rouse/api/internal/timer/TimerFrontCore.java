@@ -2,6 +2,7 @@ package org.rouse.api.internal.timer;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.rouse.config.ConfigCheck;
 import org.rouse.timer.spi.TimerEngine;
 import org.slf4j.Logger;
@@ -20,6 +21,12 @@ public final class TimerFrontCore {
     private volatile TimerPolicy policy = TimerPolicy.DEFAULTS;
 
     private final Set<BundleTimerView> views = ConcurrentHashMap.newKeySet();
+
+    /**
+     * The health check's marks of every view's lateness (its window: a minute until the check configures it); touched
+     * only by {@link #recentLateness(long)} under the window's own monitor, never by a handler start.
+     */
+    private final LatenessWindow recentLateness = new LatenessWindow(TimeUnit.SECONDS.toNanos(60), System.nanoTime());
 
     public TimerFrontCore() {
         dispatch.afterSwap(this::reissueQueuedRuns);
@@ -103,6 +110,23 @@ public final class TimerFrontCore {
             view.counters().reset();
             view.forEachOwner(Owner::resetStatistics);
         }
+    }
+
+    /** The health check's recent-lateness window (its length and marks). */
+    LatenessWindow recentLateness() {
+        return recentLateness;
+    }
+
+    /**
+     * The lateness of every live view's handler starts over the recent window ending at {@code nowNanos}, from the
+     * views' own cumulative histograms (see {@link LatenessWindow}); for the health check.
+     */
+    LatenessWindow.Recent recentLateness(long nowNanos) {
+        java.util.List<LatenessHistogram> histograms = new java.util.ArrayList<>(views.size());
+        for (BundleTimerView view : views) {
+            histograms.add(view.counters().lateness());
+        }
+        return recentLateness.recent(nowNanos, histograms);
     }
 
     /** Timer swaps done so far, and how long the last one paused scheduling. */

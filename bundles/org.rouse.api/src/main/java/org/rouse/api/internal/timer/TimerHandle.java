@@ -1,8 +1,9 @@
 package org.rouse.api.internal.timer;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 import org.rouse.api.internal.Arguments;
 import org.rouse.api.internal.events.RouseEvents;
 import org.rouse.timer.Timer;
@@ -20,7 +21,10 @@ final class TimerHandle implements Timer {
     /*
      * Implementation notes.
      *
-     * Layout. Each time the timer is armed a new immutable Arming is published in `armed`.
+     * Layout. Each time the timer is armed an Arming is published in `armed` (a field updated through a VarHandle,
+     * so a pending timer is the handle, its arming and the engine's node, with no AtomicReference beside them). A
+     * periodic timer arms the same Arming again for its next period when Arming.reusable() says no other engine can
+     * hold it, so its steady-state firing allocates nothing here (see Arming's notes).
      *
      * Invariants.
      * 1. Exactly one party takes an arming out again: the engine's expire (by CAS from that arming to null), or
@@ -34,7 +38,7 @@ final class TimerHandle implements Timer {
      *    locks while calling expire, so the monitor taken after it cannot deadlock with cancel (which calls into the
      *    engine under the monitor).
      * 4. No arming outlives its owner's close. Owner.close() sets `closed` (volatile) and then cancels every timer in its
-     *    live set. start and reschedule add the timer to the live set and arm it, then read `closed` again and cancel
+     *    live list. start and reschedule add the timer to the live list and arm it, then read `closed` again and cancel
      *    the arming themselves if it is set: either close's iteration sees the timer (and its cancel waits for the
      *    monitor held by reschedule) or the re-check sees `closed`.
      * 5. No handler starts after close() has returned: an event already handed to the owner's queue reads `closed`
@@ -54,17 +58,33 @@ final class TimerHandle implements Timer {
     private final Owner owner;
     private final TimerHandler handler;
     private final Kind kind;
-    private final long id;
+    /** Numbers the timer within its bundle's view, for logs and the shell (shown unsigned). */
+    private final int id;
     /** The pending arming or null; published under the monitor, taken by CAS (expiry) or getAndSet (control). */
-    private final AtomicReference<Arming> armed = new AtomicReference<>();
+    @SuppressWarnings("unused") // accessed through ARMED
+    private volatile Arming armed;
     /** Period or fixed delay after clamping, zero for one-shots; guarded by this. */
     private long periodNanos;
     /** Bumped by cancel and reschedule; guarded by this. */
     private int generation;
     /** Written under this; read anywhere. */
     private volatile TimerState state = TimerState.SCHEDULED;
+    /** Neighbours in the owner's list of timers that may still run; guarded by the owner's live lock. */
+    TimerHandle livePrevious;
 
-    TimerHandle(Owner owner, TimerHandler handler, Kind kind, long periodNanos, long id) {
+    TimerHandle liveNext;
+
+    private static final VarHandle ARMED;
+
+    static {
+        try {
+            ARMED = MethodHandles.lookup().findVarHandle(TimerHandle.class, "armed", Arming.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    TimerHandle(Owner owner, TimerHandler handler, Kind kind, long periodNanos, int id) {
         this.owner = owner;
         this.handler = handler;
         this.kind = kind;
@@ -78,20 +98,23 @@ final class TimerHandle implements Timer {
     }
 
     private void armLocked(long deadlineNanos, long missedFirings) {
-        Arming arming = new Arming(this, deadlineNanos, generation, missedFirings);
+        publishLocked(new Arming(this, deadlineNanos, generation, missedFirings));
+    }
+
+    private void publishLocked(Arming arming) {
         state = TimerState.SCHEDULED;
-        armed.set(arming);
+        ARMED.setVolatile(this, arming);
         owner.view().counters().pendingAdded();
         owner.view().dispatch().arm(arming);
     }
 
     boolean isArmedWith(Arming arming) {
-        return armed.get() == arming;
+        return (Arming) ARMED.getVolatile(this) == arming;
     }
 
     /** Called by the engine's thread once {@code arming} is due. */
     void expire(Arming arming) {
-        if (!armed.compareAndSet(arming, null)) {
+        if (!ARMED.compareAndSet(this, arming, null)) {
             return; // cancelled or replaced meanwhile
         }
         owner.view().counters().pendingRemoved();
@@ -100,7 +123,7 @@ final class TimerHandle implements Timer {
                 state = TimerState.RUNNING;
             }
         }
-        owner.queue().submit(() -> run(arming));
+        owner.queue().submit(arming);
     }
 
     /**
@@ -108,7 +131,7 @@ final class TimerHandle implements Timer {
      * (see {@link Owner#close()}). Whatever the handler throws, {@link Error}s included, ends with this event: it is
      * counted and logged, and the timer goes on by its own rules.
      */
-    private void run(Arming arming) {
+    void run(Arming arming) {
         long start = System.nanoTime(); // read before closed: see the notes on owner close
         if (owner.isClosed()) {
             closedBeforeRun();
@@ -177,7 +200,12 @@ final class TimerHandle implements Timer {
         } else {
             next = now + periodNanos;
         }
-        armLocked(next, missed);
+        if (arming.reusable()) {
+            arming.rearm(next, missed); // expired and run: no engine holds it any more (see Arming's notes)
+            publishLocked(arming);
+        } else {
+            armLocked(next, missed);
+        }
     }
 
     @Override
@@ -196,7 +224,7 @@ final class TimerHandle implements Timer {
             return false;
         }
         generation++;
-        Arming pending = armed.getAndSet(null);
+        Arming pending = (Arming) ARMED.getAndSet(this, null);
         boolean prevented;
         if (pending != null) {
             owner.view().counters().pendingRemoved();
@@ -221,7 +249,7 @@ final class TimerHandle implements Timer {
         synchronized (this) {
             owner.checkOpen();
             generation++;
-            Arming pending = armed.getAndSet(null);
+            Arming pending = (Arming) ARMED.getAndSet(this, null);
             if (pending != null) {
                 owner.view().counters().pendingRemoved();
                 owner.view().dispatch().disarm(pending);
@@ -259,7 +287,7 @@ final class TimerHandle implements Timer {
 
     @Override
     public Optional<Duration> remaining() {
-        Arming pending = armed.get();
+        Arming pending = (Arming) ARMED.getVolatile(this);
         if (pending == null) {
             return Optional.empty();
         }
@@ -268,7 +296,7 @@ final class TimerHandle implements Timer {
 
     @Override
     public String toString() {
-        return "#" + id
+        return "#" + Integer.toUnsignedString(id)
                 + (kind == Kind.ONE_SHOT ? " one-shot" : " " + kind.name().toLowerCase(java.util.Locale.ROOT));
     }
 }

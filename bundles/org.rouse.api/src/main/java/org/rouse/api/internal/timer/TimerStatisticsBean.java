@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import org.HdrHistogram.Histogram;
+import org.rouse.api.internal.console.ConsoleReading;
 import org.rouse.stats.Percentiles;
 import org.rouse.timer.TimerStatistics;
 
@@ -169,12 +170,27 @@ final class TimerStatisticsBean implements TimerMXBean {
         return sum;
     }
 
-    /** Every view's lateness merged into one histogram (3 significant digits, as each view records). */
     private Percentiles lateness() {
+        return LatenessHistogram.percentiles(latenessHistogram());
+    }
+
+    /** Every view's lateness in nanoseconds merged into a new histogram (3 significant digits, as each view records). */
+    Histogram latenessHistogram() {
         Histogram all = new Histogram(3);
         for (BundleTimerView view : core.views()) {
             view.counters().lateness().addTo(all);
         }
-        return LatenessHistogram.percentiles(all);
+        return all;
+    }
+
+    /** The figures of the console page ({@code org.rouse.api.internal.console}). */
+    void read(ConsoleReading reading) {
+        reading.engine(getEngine())
+                .counter("fired", getFired())
+                .counter("failed", getFailed())
+                .gauge("pending", getPending())
+                .gauge("owners", getOwners())
+                .gauge("running", getRunningHandlerCount())
+                .lateness(latenessHistogram());
     }
 }

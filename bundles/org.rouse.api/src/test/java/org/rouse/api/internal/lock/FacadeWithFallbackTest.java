@@ -28,7 +28,7 @@ class FacadeWithFallbackTest {
 
     /** A fallback mutex reporting another strategy name, so swaps are visible. */
     private static final class Named implements LockPrimitive {
-        private final FallbackMutex mutex = new FallbackMutex();
+        private final LockPrimitive mutex = FallbackMutex.create();
         private final String strategy;
 
         Named(String strategy) {
@@ -82,7 +82,7 @@ class FacadeWithFallbackTest {
 
     @Test
     void reentrantWithHoldCountsAndOwnerChecks() throws Exception {
-        assertEquals("fallback", new LockFacade("x", "x", new FallbackMutex()).strategy());
+        assertEquals("fallback", new LockFacade("x", "x", FallbackMutex.create()).strategy());
         assertThrows(IllegalMonitorStateException.class, lock::unlock);
         lock.lock();
         lock.lock();

@@ -20,7 +20,7 @@ class LockEventsTest {
     @Test
     @Timeout(60)
     void aWaitOverTheThresholdIsRecordedWithLockStrategyWaitAndTheWaitersStack() throws Exception {
-        LockFacade lock = new LockFacade("hot-lock", "hot-lock", new FallbackMutex());
+        LockFacade lock = new LockFacade("hot-lock", "hot-lock", FallbackMutex.create());
         try (Recorded contended = new Recorded("org.rouse.LockContended", "waitThreshold", "20 ms")) {
             CountDownLatch acquired = new CountDownLatch(1);
             long[] waited = new long[1];
@@ -65,14 +65,14 @@ class LockEventsTest {
     @Test
     @Timeout(60)
     void anUncontendedLockRecordsNothing() throws Exception {
-        LockFacade lock = new LockFacade("cold-lock", "cold-lock", new FallbackMutex());
+        LockFacade lock = new LockFacade("cold-lock", "cold-lock", FallbackMutex.create());
         try (Recorded contended = new Recorded("org.rouse.LockContended", "waitThreshold", "0 ns")) {
             for (int i = 0; i < 1000; i++) {
                 lock.lock();
                 lock.unlock();
             }
             // a marker: another lock's contended wait, recorded after the loop, proves the stream has caught up
-            LockFacade marker = new LockFacade("marker", "marker", new FallbackMutex());
+            LockFacade marker = new LockFacade("marker", "marker", FallbackMutex.create());
             marker.lock();
             Thread t = new Thread(() -> {
                 marker.lock();

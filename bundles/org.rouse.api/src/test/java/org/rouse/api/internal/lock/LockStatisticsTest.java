@@ -60,6 +60,22 @@ class LockStatisticsTest {
     }
 
     @Test
+    void aContendedLockTimesAtMostOneHoldIn256AcquisitionsSoTheHoldRarelyReadsTheClock() throws Exception {
+        SwappableLock hot = view.lock("rarely-timed");
+        contendOnce(hot); // histograms exist from now on, and hold times are sampled
+        LockStatistics start = hot.statistics();
+        long before = start.holdNanos().count();
+        for (int i = 0; i < 255; i++) {
+            hot.lock();
+            hot.unlock();
+        }
+        LockStatistics s = hot.statistics();
+        assertEquals(start.acquisitions() + 255, s.acquisitions(), "counts stay exact");
+        long timed = s.holdNanos().count() - before;
+        assertTrue(timed <= 1, "holds timed in 255 consecutive acquisitions: " + timed);
+    }
+
+    @Test
     void waitsAreSampledOneContendedAcquisitionInEightWhileCountsStayExact() throws Exception {
         SwappableLock hot = view.lock("sampled");
         int contended = LockFacade.WAIT_SAMPLE_EVERY + 1;
