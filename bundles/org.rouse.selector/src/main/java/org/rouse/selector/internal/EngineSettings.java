@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * @param loopWaitTimeoutMs the longest a drain, a cancel or a shutdown waits for a select loop (one stuck in a
  *     consumer callback cannot answer)
  * @param growAfterMicros how long an upcall may wait for a busy worker before the pool starts a thread for it (while
- *     it has fewer than {@code maxThreads}); 0 = start one at once
+ *     it has fewer than {@code maxThreads}, and at least one worker per recently active channel: below that a
+ *     thread starts at once); 0 = start one at once
  */
 public record EngineSettings(
         int coreThreads,

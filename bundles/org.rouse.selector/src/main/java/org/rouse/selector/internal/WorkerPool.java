@@ -11,16 +11,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The engine's upcall pool. An upcall goes straight to an idle worker, by default the one that became idle most
- * recently. With no idle worker it waits in a bounded FIFO backlog for a busy worker to finish; if it is still waiting
- * after the grace period ({@code pool.grow.after.micros}), the pool starts a thread for it, at most one per grace
- * period, while it has fewer than its maximum. Below the core size, with no worker at all, or with a grace of 0 the
- * pool starts a thread at once instead of queueing. Threads start lazily; those above the core size end after the
- * idle timeout.
+ * recently. With no idle worker and fewer workers than recently active channels (the engine's demand), the pool
+ * starts a thread for it at once and has its grower start the rest of one worker per such channel, idle. Otherwise
+ * the upcall waits in a bounded FIFO backlog for a busy worker to finish; if it is still waiting after the grace
+ * period ({@code pool.grow.after.micros}), the pool starts a thread for it, at most one per grace period, while it has
+ * fewer than its maximum. Below the core size, with no worker at all, or with a grace of 0 the pool starts a thread
+ * at once instead of queueing (with a grace of 0 none in advance). Threads above the core size end after the idle
+ * timeout.
  */
 final class WorkerPool implements Executor {
 
@@ -52,10 +55,20 @@ final class WorkerPool implements Executor {
      * thread the pool has to add, while it is below its maximum. Tomcat's and ThreadPoolExecutor's growth policies
      * (grow before queueing, grow only when the queue is full) both react to the queue's length, not to its age.
      *
+     * Why one worker per recently active channel first. The grace alone keeps the pool below the number of
+     * connections calling back to back, and then the engine keeps cutting watch periods short to serve the other
+     * connections, so calls go back through the select loop (selector-sequential-16: p50 1.42x the inline NIO server,
+     * against 1.02x growing at once). A channel has at most one upcall at a time, so the recently active channels
+     * bound how many upcalls can overlap; that count, unlike the peak of overlapping upcalls, does not depend on
+     * scheduling. Growing at once below it and, on the first such growth, starting the rest of it in advance makes
+     * the pool reach its size in the first burst of a steady set of connections, where growing only for each new
+     * peak crept up by 1.7-3 threads per later burst (docs/performance.md, selector pool sections). The demand is
+     * read through an IntSupplier (ChannelActivity.recent() in the engine), a few volatile reads under `lock`.
+     *
      * Layout. One ReentrantLock, `lock`, guards everything shared: `idle` (parked workers; the head went idle last),
      * `backlog` (upcalls waiting, oldest first, each with the time it was queued), `workers` (every worker counted
      * alive), `alive`, `state`, `wakeInFlight`, each Worker's `woken`, the grower's fields (`grower`, `growerParked`,
-     * `lastGrowth`) and the statistics. `backlogSize`, `anyIdle` and `spare` are volatile
+     * `lastGrowth`, `topUpTo`) and the statistics. `backlogSize`, `anyIdle`, `aliveMirror` and `spare` are volatile
      * mirrors for the engine's lock-free reads on the upcall path, written under `lock` at the end of every critical
      * section that changes what they mirror (enqueue(), publish()).
      *
@@ -64,11 +77,15 @@ final class WorkerPool implements Executor {
      *   (`wakeInFlight`), take one worker off `idle` (the head = most recently idle when `lifo`, else the tail),
      *   mark it `woken` and unpark it after unlocking. With none idle and fewer than `maxThreads` counted alive, count
      *   a new worker and start its thread with the upcall as its first if the grace is 0, fewer than `coreThreads`
-     *   or no workers are alive, or the backlog is full (grow before queueing, as Tomcat's TaskQueue). Otherwise
+     *   or no workers are alive, the backlog is full (grow before queueing, as Tomcat's TaskQueue), or fewer workers
+     *   are alive than the demand; in that last case (grace > 0) also set `topUpTo` to the demand (capped at
+     *   `maxThreads`) and arm or unpark the grower, which starts workers without a first upcall until `alive`
+     *   reaches it (they go straight to `idle`). Otherwise
      *   append to the bounded `backlog` (or reject when it is full and `maxThreads` are alive) and, below
      *   `maxThreads`, make sure the grower is watching: start it on first use, unpark it if it parked without a
      *   deadline (`growerParked`).
-     * - The grower, one thread per pool started on the first deferred upcall, parks until the backlog's head has
+     * - The grower, one thread per pool started on the first deferred upcall or top-up, first starts idle workers
+     *   while `alive < topUpTo` (then clears `topUpTo`); after that it parks until the backlog's head has
      *   waited `growAfterNanos` and at least `growAfterNanos` have passed since it last grew (`lastGrowth`). Then, if
      *   that head still waits, no worker is idle and fewer than `maxThreads` are alive, it takes the head off the
      *   backlog and starts a new worker with it as its first upcall. With nothing to grow for (backlog empty, a worker
@@ -101,7 +118,7 @@ final class WorkerPool implements Executor {
      *    uncounted in the same critical section in which it decides to end. At most `coreThreads` workers park
      *    without a deadline, because each checks `alive <= coreThreads` under the lock, counting itself.
      * 4. The volatile mirrors equal what they mirror: `backlogSize == backlog.size()`, `anyIdle == !idle.isEmpty()`,
-     *    `spare == anyIdle || alive < maxThreads`.
+     *    `aliveMirror == alive`, `spare == anyIdle || alive < maxThreads`.
      * 5. Terminated = state != RUNNING and alive == 0; `terminated` is signalled when the last worker leaves.
      *
      * 6. No upcall is stranded by the grace: with upcalls queued, no worker idle or woken and fewer than
@@ -110,8 +127,9 @@ final class WorkerPool implements Executor {
      *    queueWithoutGrowing, a worker whose cascade runs out of idle workers) arms the grower. (A worker thread that
      *    fails to start lowers `alive` without arming it; the upcalls then wait for a busy worker.)
      *
-     * Costs. execute and each worker's turn between upcalls take `lock` once, for O(1) deque work; the unpark or
-     * thread start happens after unlocking. A queued upcall costs one small holder object (its task and time). An
+     * Costs. execute and each worker's turn between upcalls take `lock` once, for O(1) deque work (plus one read of
+     * the demand when no worker is idle); the unpark or thread start happens after unlocking, and threads started in
+     * advance are started by the grower, never by the select loop. A queued upcall costs one small holder object (its task and time). An
      * idle worker costs a parked thread and nothing else: no polling; the grower, one parked thread, wakes only
      * while upcalls wait.
      */
@@ -131,6 +149,9 @@ final class WorkerPool implements Executor {
 
     /** How long the backlog's head may wait for a busy worker before the grower adds one; 0 = grow at once. */
     private final long growAfterNanos;
+
+    /** Recently active channels: below that many workers an upcall with no idle worker gets a thread at once. */
+    private final IntSupplier demand;
 
     /** Guards every mutable field below. */
     private final ReentrantLock lock = new ReentrantLock();
@@ -155,6 +176,9 @@ final class WorkerPool implements Executor {
 
     /** Whether a worker is idle, for lock-free reads; written under `lock` (publish()), volatile. */
     private volatile boolean anyIdle;
+
+    /** `alive`, for lock-free reads by the engine's hand-off ({@link #belowDemand()}); written under `lock` (publish()), volatile. */
+    private volatile int aliveMirror;
 
     /** Every worker counted alive, for shutdownNow. Under `lock`. */
     private final Set<Worker> workers = new HashSet<>();
@@ -189,12 +213,30 @@ final class WorkerPool implements Executor {
     /** Workers the grower started for an upcall that waited past the grace. Under `lock`. */
     private long grownAfterWait;
 
-    static WorkerPool create(EngineSettings settings, String threadPrefix) {
-        return new WorkerPool(settings, threadPrefix, TimeUnit.SECONDS.toNanos(settings.idleTimeoutSeconds()));
+    /** Workers the grower is to have alive, one per recently active channel (0: none asked for). Under `lock`. */
+    private int topUpTo;
+
+    /** Workers the grower started idle to reach `topUpTo`. Under `lock`. */
+    private long grownForDemand;
+
+    /**
+     * A pool for an engine.
+     *
+     * @param demand how many channels were recently active (see {@link ChannelActivity}); read under the pool's lock
+     *     when an upcall finds no idle worker, so it must be cheap and must not take locks of its own
+     */
+    static WorkerPool create(EngineSettings settings, String threadPrefix, IntSupplier demand) {
+        return new WorkerPool(settings, threadPrefix, TimeUnit.SECONDS.toNanos(settings.idleTimeoutSeconds()), demand);
+    }
+
+    /** For tests: an idle timeout shorter than the configuration allows, and no demand (the grace alone decides). */
+    WorkerPool(EngineSettings settings, String threadPrefix, long idleTimeoutNanos) {
+        this(settings, threadPrefix, idleTimeoutNanos, () -> 0);
     }
 
     /** For tests: an idle timeout shorter than the configuration allows. */
-    WorkerPool(EngineSettings settings, String threadPrefix, long idleTimeoutNanos) {
+    WorkerPool(EngineSettings settings, String threadPrefix, long idleTimeoutNanos, IntSupplier demand) {
+        this.demand = demand;
         this.coreThreads = settings.coreThreads();
         this.maxThreads = settings.maxThreads();
         this.queueCapacity = settings.queueCapacity();
@@ -220,6 +262,7 @@ final class WorkerPool implements Executor {
         Worker wake = null;
         Worker start = null;
         Thread growerToWake = null;
+        Thread growerToUnpark = null;
         lock.lock();
         try {
             if (state != RUNNING) {
@@ -230,6 +273,13 @@ final class WorkerPool implements Executor {
                 wake = wakeOneIfNeeded();
             } else if (alive < maxThreads && growsAtOnce()) {
                 start = newWorker(task);
+                if (growAfterNanos > 0 && alive < Math.min(demand.getAsInt(), maxThreads)) {
+                    // upcalls overlap beyond what the pool has: the grower starts one worker per recently active
+                    // channel, so later overlaps of the same channels find one idle instead of each adding a thread
+                    topUpTo = Math.min(demand.getAsInt(), maxThreads);
+                    growerToWake = armGrower();
+                    growerToUnpark = growerToWake == null ? grower : null; // running or in a timed park
+                }
             } else if (backlog.size() < queueCapacity) {
                 enqueue(task);
                 growerToWake = armGrower(); // adds a worker if no busy one takes the upcall within the grace
@@ -245,8 +295,11 @@ final class WorkerPool implements Executor {
             LockSupport.unpark(wake.thread);
         } else if (start != null) {
             start(start);
-        } else if (growerToWake != null) {
+        }
+        if (growerToWake != null) {
             wakeGrower(growerToWake);
+        } else if (growerToUnpark != null) {
+            LockSupport.unpark(growerToUnpark); // harmless if it is being started by another caller right now
         }
     }
 
@@ -282,7 +335,21 @@ final class WorkerPool implements Executor {
 
     /** Under `lock`, with no idle worker: whether a new upcall gets a new thread now rather than after the grace. */
     private boolean growsAtOnce() {
-        return growAfterNanos == 0 || alive < coreThreads || alive == 0 || backlog.size() >= queueCapacity;
+        return growAfterNanos == 0
+                || alive < coreThreads
+                || alive == 0
+                || backlog.size() >= queueCapacity
+                || alive < demand.getAsInt();
+    }
+
+    /**
+     * Whether fewer workers are alive than channels were recently active (and than the maximum), so that an upcall
+     * with no idle worker gets a new thread at once; lock-free (a snapshot). The engine then lets every watch run on
+     * rather than cutting one short for the upcall.
+     */
+    boolean belowDemand() {
+        int workersAlive = aliveMirror;
+        return workersAlive < maxThreads && workersAlive < demand.getAsInt();
     }
 
     /** Under `lock`: counts a new worker with {@code first} as its first upcall; the caller starts it after unlocking. */
@@ -332,12 +399,19 @@ final class WorkerPool implements Executor {
                     return;
                 }
                 Queued head = backlog.peekFirst();
-                if (head == null) {
+                if (alive < topUpTo) {
+                    start = newWorker(null); // idle once started: the next overlapping upcall finds it
+                    grownForDemand++;
+                    publish();
+                } else if (head == null) {
+                    topUpTo = 0;
                     growerParked = true; // execute unparks it when it queues an upcall
                     untimed = true;
                 } else if (!idle.isEmpty() || alive >= maxThreads) {
+                    topUpTo = 0;
                     parkNanos = growAfterNanos; // a wake-up in flight, or nothing to grow to now: look again later
                 } else {
+                    topUpTo = 0;
                     long from = head.since - lastGrowth > 0 ? head.since : lastGrowth;
                     long now = System.nanoTime();
                     long wait = from + growAfterNanos - now;
@@ -355,7 +429,14 @@ final class WorkerPool implements Executor {
             } finally {
                 lock.unlock();
             }
-            if (start != null) {
+            if (start != null && taken == null) {
+                try {
+                    start(start);
+                } catch (RejectedExecutionException failure) { // start() has uncounted the worker
+                    stopTopUp();
+                    LOG.error("Selector worker pool: could not start a worker for recently active channels", failure);
+                }
+            } else if (start != null) {
                 try {
                     start(start);
                 } catch (RejectedExecutionException failure) { // start() has uncounted the worker
@@ -367,6 +448,16 @@ final class WorkerPool implements Executor {
             } else {
                 LockSupport.parkNanos(this, parkNanos);
             }
+        }
+    }
+
+    /** After a worker failed to start (no native threads left): the pool grows for demand no more until asked again. */
+    private void stopTopUp() {
+        lock.lock();
+        try {
+            topUpTo = 0;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -389,6 +480,7 @@ final class WorkerPool implements Executor {
 
     /** Under `lock`, after `idle` or `alive` changed: refreshes the lock-free view {@link #hasSpareWorker()} reads. */
     private void publish() {
+        aliveMirror = alive;
         anyIdle = !idle.isEmpty();
         spare = anyIdle || alive < maxThreads;
     }
@@ -593,6 +685,16 @@ final class WorkerPool implements Executor {
         }
     }
 
+    /** Worker threads started idle to keep one per recently active channel, since the pool started. */
+    long threadsGrownForDemand() {
+        lock.lock();
+        try {
+            return grownForDemand;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Upcalls run to completion (returned or thrown) since the pool started. */
     long completed() {
         lock.lock();
@@ -655,6 +757,7 @@ final class WorkerPool implements Executor {
             check(new HashSet<>(idle).size() == idle.size(), "3: a worker is on idle twice");
             check(backlogSize == backlog.size(), "4: backlogSize " + backlogSize + " != " + backlog.size());
             check(anyIdle == !idle.isEmpty(), "4: anyIdle " + anyIdle);
+            check(aliveMirror == alive, "4: aliveMirror " + aliveMirror + " != alive " + alive);
             check(spare == (anyIdle || alive < maxThreads), "4: spare " + spare);
             check(
                     state != RUNNING
@@ -694,7 +797,7 @@ final class WorkerPool implements Executor {
         /** Set by whoever takes this worker off `idle` to serve the backlog, cleared by the worker. Under `lock`. */
         boolean woken;
 
-        /** Worker thread only (before it starts: the thread that starts it). */
+        /** Worker thread only (before it starts: the thread that starts it); null for a worker started idle. */
         private Runnable first;
 
         Worker(Runnable first, String name) {
@@ -708,9 +811,12 @@ final class WorkerPool implements Executor {
             Runnable task = first;
             first = null;
             try {
+                if (task == null) {
+                    task = next(false); // started idle (a top-up): wait for an upcall like any idle worker
+                }
                 while (task != null) {
                     runSafely(task);
-                    task = next();
+                    task = next(true);
                 }
             } finally {
                 lock.lock();
@@ -730,10 +836,14 @@ final class WorkerPool implements Executor {
             }
         }
 
-        /** The next task, or null once this worker has been uncounted and must end. */
-        private Runnable next() {
+        /**
+         * The next task, or null once this worker has been uncounted and must end.
+         *
+         * @param finished whether the worker has just run a task (counted as completed)
+         */
+        private Runnable next(boolean finished) {
             boolean onIdle = false;
-            boolean counted = false;
+            boolean counted = !finished;
             long deadline = 0;
             while (true) {
                 Worker wake = null;

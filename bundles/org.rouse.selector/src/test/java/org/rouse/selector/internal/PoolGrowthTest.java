@@ -24,9 +24,9 @@ import org.rouse.api.internal.selector.BundleSelectorView;
 import org.rouse.selector.ChannelRegistration;
 
 /**
- * The pool's grace period before it grows, through the engine with real sockets on loopback: bursts whose peak of
- * concurrent upcalls exceeds the first one's queue briefly instead of starting threads, and a handler that blocks
- * forever holds up the other connections for no longer than a starvation bound.
+ * How the pool grows, through the engine with real sockets on loopback: a steady set of connections calling back to
+ * back gets one worker per connection in its first burst and none in later ones, and a handler that blocks forever
+ * holds up the other connections for no longer than a starvation bound.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class PoolGrowthTest {
@@ -83,32 +83,38 @@ class PoolGrowthTest {
     }
 
     @Test
-    void laterBurstsWithAHigherPeakCreateNoThreadsOnceThePoolHasItsPeak() throws Exception {
-        // a grace long enough that the shared build machine's scheduling pauses never reach it; 0 (grow at once,
-        // the behaviour without a grace) fails this test: the wider bursts start threads
+    void aSteadySetOfConnectionsGetsOneWorkerEachAndLaterBurstsStartNone() throws Exception {
+        // a grace long enough that the shared build machine's scheduling pauses never reach it: every thread here
+        // is started for the recently active channels, none because an upcall waited
         NioSelectorEngine engine =
                 engine(EngineSettings.DEFAULTS.withPool(2, 64, 60).withGrowAfterMicros(50_000));
         BundleSelectorView view = rig.view();
         ServerSocketChannel server = rig.server();
         view.accept(server, SelectionKey.OP_READ, connection -> new Rig.Echo());
-        List<SocketChannel> connections = connect(rig, server, 16);
+        int connections = 16;
+        List<SocketChannel> clientsConnections = connect(rig, server, connections);
 
-        burst(connections.subList(0, 2), 300); // the first burst: two connections at a time
+        burst(clientsConnections, 300); // the first burst: sixteen connections calling back to back
+        // one worker per connection (and no more), so each can keep watching its own connection between calls
+        await().atMost(Duration.ofSeconds(10)).until(() -> counter(engine, "pool.threads") == connections);
         long created = counter(engine, "pool.threads.created");
+        assertEquals(connections, created, "one worker per connection: " + engine.counters());
 
         for (int later = 0; later < 3; later++) {
             // idle between bursts: every worker parks (none retires: the idle timeout is 60 s)
             await().during(Duration.ofMillis(100))
                     .atMost(Duration.ofSeconds(10))
                     .until(() -> counter(engine, "pool.queued") == 0 && counter(engine, "watch.active") == 0);
-            burst(connections, 300); // eight times as many connections at once
+            burst(clientsConnections, 300);
             assertEquals(
                     created,
                     counter(engine, "pool.threads.created"),
                     "burst " + (later + 2) + " started threads: " + engine.counters());
         }
         assertEquals(0L, counter(engine, "pool.threads.grown.after.wait"));
-        assertTrue(counter(engine, "pool.completed") >= 2 * 300, "the bursts ran on the pool");
+        assertTrue(
+                counter(engine, "watch.hits") > counter(engine, "pool.completed"),
+                "most calls were served by the worker watching their connection: " + engine.counters());
     }
 
     @Test

@@ -384,6 +384,65 @@ class WorkerPoolTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> pool.completed() == 4);
     }
 
+    private WorkerPool poolWithDemand(int core, int max, long growAfterMicros, int recentlyActiveChannels) {
+        EngineSettings settings =
+                EngineSettings.DEFAULTS.withPool(core, max, 60).withGrowAfterMicros(growAfterMicros);
+        WorkerPool pool = new WorkerPool(settings, "demand-worker-", LONG_IDLE_NANOS, () -> recentlyActiveChannels);
+        pools.add(pool);
+        return pool;
+    }
+
+    @Test
+    void belowOneWorkerPerRecentlyActiveChannelAnUpcallGetsAThreadAtOnceAndBeyondItWaits() throws InterruptedException {
+        // a grace far longer than the test: any thread started here was started at once, not by the grower
+        WorkerPool pool = poolWithDemand(1, 8, TimeUnit.SECONDS.toMicros(20), 3);
+        CountDownLatch release = new CountDownLatch(1);
+        occupy(pool, release, release, release); // three channels' upcalls overlapping: three threads, none waited
+        assertEquals(3, pool.threadsCreated());
+        assertEquals(0, pool.queued());
+
+        CountDownLatch ran = new CountDownLatch(1);
+        pool.execute(ran::countDown); // a fourth overlapping upcall, beyond the three channels: it waits
+        assertEquals(1, pool.queued(), "queued behind the busy workers");
+        assertEquals(3, pool.threadsCreated(), "no thread started for it");
+        pool.checkInvariants();
+
+        release.countDown();
+        assertTrue(ran.await(10, TimeUnit.SECONDS), "a worker that finished took it");
+        assertEquals(3, pool.threadsCreated());
+        assertEquals(0, pool.threadsGrownAfterWait());
+    }
+
+    @Test
+    void theFirstOverlapBeyondTheCoreStartsOneWorkerPerRecentlyActiveChannel() throws InterruptedException {
+        WorkerPool pool = poolWithDemand(1, 8, TimeUnit.SECONDS.toMicros(20), 6);
+        CountDownLatch release = new CountDownLatch(1);
+        occupy(pool, release, release); // the second overlapping upcall: beyond the core, below the demand
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.threads() == 6 && pool.idleThreads() == 4);
+        assertEquals(4, pool.threadsGrownForDemand(), "the grower started the rest idle");
+        pool.checkInvariants();
+
+        CountDownLatch more = new CountDownLatch(1);
+        occupy(pool, more, more, more, more); // the other four channels overlap too: no thread starts for them
+        assertEquals(6, pool.threadsCreated());
+        assertEquals(0, pool.idleThreads());
+        release.countDown();
+        more.countDown();
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.completed() == 6);
+        assertEquals(6, pool.threadsCreated(), "never beyond one per recently active channel");
+    }
+
+    @Test
+    void withoutAGraceTheDemandStartsNoIdleWorkers() throws InterruptedException {
+        WorkerPool pool = poolWithDemand(1, 8, 0, 6); // grow at once: each overlapping upcall gets its own thread
+        CountDownLatch release = new CountDownLatch(1);
+        occupy(pool, release, release);
+        assertEquals(2, pool.threadsCreated());
+        assertEquals(0, pool.threadsGrownForDemand());
+        release.countDown();
+    }
+
     @Test
     void threadsAreNamedDaemons() throws InterruptedException {
         WorkerPool pool = pool(2, 2, 10, true, LONG_IDLE_NANOS);
