@@ -76,6 +76,11 @@ public final class BenchmarkEngines {
             return new Tuning(settings.withLoops(count));
         }
 
+        /** With another grace before the pool grows for a waiting upcall ({@code 0} = grow at once). */
+        public Tuning withGrowAfterMicros(long micros) {
+            return new Tuning(settings.withGrowAfterMicros(micros));
+        }
+
         /** With a post-upcall watch period ({@code 0} = none). */
         public Tuning withWatchPeriodMicros(long micros) {
             return new Tuning(settings.withWatchPeriodMicros(micros));

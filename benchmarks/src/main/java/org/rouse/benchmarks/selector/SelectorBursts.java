@@ -73,6 +73,7 @@ public final class SelectorBursts implements Scenario {
         BurstVariant.Plan plan = options.quick() ? QUICK : FULL;
         return List.of(
                         ServerSetup.rousePool(),
+                        ServerSetup.rouseGrowAtOnce(),
                         ServerSetup.rouse(
                                 ROUSE_OMNIORB_IDLE,
                                 "pool dispatch with pool.idle.timeout.seconds=" + OMNIORB_IDLE_TIMEOUT_SECONDS

@@ -64,6 +64,7 @@ public final class SelectorSequential implements Scenario {
         }
         setups.add(ServerSetup.rouseWatch(100));
         setups.add(ServerSetup.rouseNoWatch());
+        setups.add(ServerSetup.rouseGrowAtOnce());
         if (connections > 1) {
             setups.add(ServerSetup.rouseTwoLoops()); // one connection would use one loop only
         }

@@ -70,6 +70,7 @@ public final class SelectorThinkTime implements Scenario {
                         ServerSetup.rousePool(),
                         ServerSetup.rouseInline(),
                         ServerSetup.rouseNoWatch(),
+                        ServerSetup.rouseGrowAtOnce(),
                         ServerSetup.blocking(),
                         ServerSetup.nioInline(),
                         ServerSetup.nettyOffloaded(),

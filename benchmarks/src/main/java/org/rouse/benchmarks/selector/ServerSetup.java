@@ -56,6 +56,15 @@ record ServerSetup(String name, String description, Factory factory) {
                 Tuning.DEFAULTS);
     }
 
+    /** Rouse's pool dispatch, the pool growing at once when no worker is idle (no grace before growing). */
+    static ServerSetup rouseGrowAtOnce() {
+        return rouse(
+                "Rouse, pool, grow at once",
+                "pool dispatch with pool.grow.after.micros=0: with no idle worker an upcall starts a thread at once"
+                        + " (up to the maximum) instead of waiting up to 2 ms for a busy worker",
+                Tuning.DEFAULTS.withGrowAfterMicros(0));
+    }
+
     /** Rouse's pool dispatch without the watch period: every re-arm goes through the loop. */
     static ServerSetup rouseNoWatch() {
         return rouse(

@@ -24,7 +24,7 @@ class SelectorBurstsTest {
 
         QuickRun run = QuickRun.of(new SelectorBursts(), dir);
 
-        assertEquals(5, run.variants.size());
+        assertEquals(6, run.variants.size());
         for (Variant variant : run.variants) {
             String name = variant.name();
             assertTrue(run.number(name, "calls_per_s") > 0, name + " made calls in the later bursts");
@@ -54,7 +54,8 @@ class SelectorBurstsTest {
         ServerSetup shortIdle = ServerSetup.rouse(
                 "Rouse, idle timeout 1 s",
                 "pool threads end after 1 s idle",
-                Tuning.DEFAULTS.withIdleTimeoutSeconds(1));
+                // growing at once: with the 2 ms grace a 200 ms burst may be served by the core threads alone
+                Tuning.DEFAULTS.withIdleTimeoutSeconds(1).withGrowAfterMicros(0));
         Measurement m;
         try (BurstVariant variant = new BurstVariant(shortIdle, SelectorBursts.CONNECTIONS, plan)) {
             variant.open();
@@ -74,7 +75,7 @@ class SelectorBurstsTest {
     }
 
     @Test
-    void fullRunKeepsFifteenSecondGapsAndFitsInFiveMinutes(@TempDir Path dir) {
+    void fullRunKeepsFifteenSecondGapsAndFitsInSixMinutes(@TempDir Path dir) {
         SelectorBursts bursts = new SelectorBursts();
         Options full = new Options(false, dir);
         RoundPlan plan = bursts.plan(full);
@@ -83,7 +84,7 @@ class SelectorBurstsTest {
         assertEquals(1, plan.measuredRounds());
         assertEquals(Duration.ofSeconds(4 + 3 * 15), plan.roundDuration(), "4 bursts of 1 s, 15 s apart");
         Duration total = plan.roundDuration().multipliedBy(bursts.variants(full).size());
-        assertTrue(total.compareTo(Duration.ofMinutes(5)) < 0, "the full run takes " + total);
+        assertTrue(total.compareTo(Duration.ofMinutes(6)) < 0, "the full run takes " + total);
         assertTrue(bursts.description().contains("idle for exactly 15 s"), bursts.description());
     }
 }

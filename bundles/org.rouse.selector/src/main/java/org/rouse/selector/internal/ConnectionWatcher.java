@@ -46,7 +46,8 @@ final class ConnectionWatcher {
      * (cutOneShort: claim the watch's `cut` flag by CAS, then wake its private selector) and queues the upcall without
      * starting a thread. The watching worker claims the same flag as it finishes; if it loses, it reports no
      * readiness even if its channel became ready, hands the channel back to the loop and takes the queued upcall. Only
-     * the short window between a handler returning and its watch beginning can still make the pool start a thread.
+     * the short window between a handler returning and its watch beginning can still leave the upcall queued with no
+     * watch to cut; it then waits for a busy worker, and gets a new thread only after the pool's grace period.
      *
      * Invariants.
      * 1. A watch's `cut` flag is claimed exactly once, by a cut (cutOneShort, cutAll) or by its worker finishing; so

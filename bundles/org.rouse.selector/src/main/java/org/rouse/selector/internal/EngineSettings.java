@@ -27,6 +27,9 @@ import org.slf4j.LoggerFactory;
  * @param wakeupAfterUpcall whether an update from another thread wakes the loop
  * @param loopWaitTimeoutMs the longest a drain, a cancel or a shutdown waits for a select loop (one stuck in a
  *     consumer callback cannot answer)
+ * @param growAfterMicros how long an upcall may wait for a busy worker before the pool starts a thread for it (while
+ *     it has fewer than {@code maxThreads}, and at least one worker per recently active channel: below that a
+ *     thread starts at once); 0 = start one at once
  */
 public record EngineSettings(
         int coreThreads,
@@ -38,7 +41,8 @@ public record EngineSettings(
         long selectTimeoutMs,
         long watchPeriodMicros,
         boolean wakeupAfterUpcall,
-        long loopWaitTimeoutMs) {
+        long loopWaitTimeoutMs,
+        long growAfterMicros) {
 
     static final int DEFAULT_CORE_THREADS = 2;
     static final int DEFAULT_MAX_THREADS = 64;
@@ -52,6 +56,8 @@ public record EngineSettings(
     static final long MAX_WATCH_PERIOD_MICROS = 1_000_000;
     static final long DEFAULT_LOOP_WAIT_TIMEOUT_MS = 5_000;
     static final long MAX_LOOP_WAIT_TIMEOUT_MS = 600_000;
+    static final long DEFAULT_GROW_AFTER_MICROS = 2_000;
+    static final long MAX_GROW_AFTER_MICROS = 1_000_000;
 
     /** The defaults of {@link SelectorEngineConfig}. */
     public static final EngineSettings DEFAULTS = new EngineSettings(
@@ -64,7 +70,8 @@ public record EngineSettings(
             DEFAULT_SELECT_TIMEOUT_MS,
             DEFAULT_WATCH_PERIOD_MICROS,
             true,
-            DEFAULT_LOOP_WAIT_TIMEOUT_MS);
+            DEFAULT_LOOP_WAIT_TIMEOUT_MS,
+            DEFAULT_GROW_AFTER_MICROS);
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineSettings.class);
 
@@ -84,7 +91,8 @@ public record EngineSettings(
                 check.inRange("select.timeout.ms", config.select_timeout_ms(), 0, 600_000),
                 check.inRange("watch.period.us", config.watch_period_us(), 0, MAX_WATCH_PERIOD_MICROS),
                 config.wakeup_after_upcall(),
-                check.inRange("loop.wait.timeout.ms", config.loop_wait_timeout_ms(), 1, MAX_LOOP_WAIT_TIMEOUT_MS));
+                check.inRange("loop.wait.timeout.ms", config.loop_wait_timeout_ms(), 1, MAX_LOOP_WAIT_TIMEOUT_MS),
+                check.inRange("pool.grow.after.micros", config.pool_grow_after_micros(), 0, MAX_GROW_AFTER_MICROS));
         if (settings.maxThreads < settings.coreThreads) {
             check.problem(
                     "pool.max.threads", settings.maxThreads, "at least pool.core.threads = " + settings.coreThreads);
@@ -148,6 +156,13 @@ public record EngineSettings(
         return copy.settings();
     }
 
+    /** These settings with another grace before the pool grows for a waiting upcall; 0 = at once. */
+    public EngineSettings withGrowAfterMicros(long micros) {
+        Copy copy = new Copy(this);
+        copy.growAfterMicros = micros;
+        return copy.settings();
+    }
+
     /** A mutable copy, so each {@code with...} method names only what it changes. */
     private static final class Copy {
         int coreThreads;
@@ -160,6 +175,7 @@ public record EngineSettings(
         long watchPeriodMicros;
         boolean wakeupAfterUpcall;
         long loopWaitTimeoutMs;
+        long growAfterMicros;
 
         Copy(EngineSettings from) {
             coreThreads = from.coreThreads;
@@ -172,6 +188,7 @@ public record EngineSettings(
             watchPeriodMicros = from.watchPeriodMicros;
             wakeupAfterUpcall = from.wakeupAfterUpcall;
             loopWaitTimeoutMs = from.loopWaitTimeoutMs;
+            growAfterMicros = from.growAfterMicros;
         }
 
         EngineSettings settings() {
@@ -185,7 +202,8 @@ public record EngineSettings(
                     selectTimeoutMs,
                     watchPeriodMicros,
                     wakeupAfterUpcall,
-                    loopWaitTimeoutMs);
+                    loopWaitTimeoutMs,
+                    growAfterMicros);
         }
     }
 }

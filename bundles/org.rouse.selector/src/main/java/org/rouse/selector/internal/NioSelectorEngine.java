@@ -50,7 +50,8 @@ public final class NioSelectorEngine implements SelectorEngine {
      * the loop with the fewest entries, counted in `assignedPerLoop`), detach removes and drain empties it, all under
      * `stateLock`, which also guards `draining` (`closed` is written under it). `upcallOnThisThread` is each
      * worker's record of the pool upcall it runs (its entry, its watch session, and the ready ops of the next upcall
-     * a watch found).
+     * a watch found). `activity` (ChannelActivity) follows `attached` and counts the channels recently handed to the
+     * pool, the pool's demand.
      *
      * Algorithm. Pool upcalls and the watch period: a loop hands a ready pool entry to submit(), which runs
      * entry.dispatch on a worker. The front's dispatch ends by calling update(entry) on the engine active then, from
@@ -88,9 +89,10 @@ public final class NioSelectorEngine implements SelectorEngine {
      * 2. No two upcalls of one channel overlap: the loop's key stays disarmed while the worker watches and runs, and
      *    the front's per-channel upcall flag turns away a second dispatch that another thread's re-arm could start
      *    meanwhile.
-     * 3. A watch never takes the last worker from other channels: it starts only while the pool has a spare worker,
-     *    and a hand-off that finds no idle worker cuts a watch short and queues behind it (submit) instead of
-     *    starting a thread.
+     * 3. A watch never takes the last worker from other channels: it starts only while the pool has a spare worker.
+     *    A hand-off that finds no idle worker gets a new thread while the pool has fewer workers than recently active
+     *    channels (so each of a steady set of connections keeps its watching worker); at or beyond that it cuts a
+     *    watch short and queues behind it (submit) instead of starting a thread.
      */
 
     /** The configuration PID. */
@@ -107,6 +109,9 @@ public final class NioSelectorEngine implements SelectorEngine {
     private final SelectLoop[] loops;
     private final WorkerPool workers;
     private final ConnectionWatcher watcher;
+
+    /** Channels recently with an upcall; entries follow `attached` (under stateLock), marked by loops and watches. */
+    private final ChannelActivity activity;
 
     /** Entry to the loop it is assigned to; changed under stateLock (a loop may remove one it failed to register). */
     private final ConcurrentHashMap<SelectorEntry, SelectLoop> attached = new ConcurrentHashMap<>();
@@ -159,7 +164,8 @@ public final class NioSelectorEngine implements SelectorEngine {
         for (int i = 0; i < loops.length; i++) {
             loops[i] = new SelectLoop(name, i, settings.selectTimeoutMs(), rearmLatency, host);
         }
-        this.workers = WorkerPool.create(settings, "rouse-selector-worker-");
+        this.activity = new ChannelActivity(TimeUnit.SECONDS.toNanos(settings.idleTimeoutSeconds()));
+        this.workers = WorkerPool.create(settings, "rouse-selector-worker-", activity::recent);
         for (SelectLoop loop : loops) {
             loop.start();
         }
@@ -201,6 +207,7 @@ public final class NioSelectorEngine implements SelectorEngine {
                 return true; // already attached here
             }
             assignedPerLoop[loop.index()]++;
+            activity.add(entry);
             loop.attach(entry); // queued unless on that loop's thread: under the lock, so a drain comes after it
         }
         if (!loop.onLoop()) {
@@ -233,6 +240,7 @@ public final class NioSelectorEngine implements SelectorEngine {
             if (loop == null) {
                 return false;
             }
+            activity.remove(entry);
             assignedPerLoop[loop.index()]--;
             if (closed) {
                 return true;
@@ -253,6 +261,7 @@ public final class NioSelectorEngine implements SelectorEngine {
         synchronized (stateLock) {
             loop = attached.remove(entry);
             if (loop != null) {
+                activity.remove(entry);
                 assignedPerLoop[loop.index()]--;
                 if (!closed) {
                     keyFlushed = loop.detach(entry); // already complete on that loop's own thread
@@ -310,6 +319,7 @@ public final class NioSelectorEngine implements SelectorEngine {
             draining = true;
             entries = new ArrayList<>(attached.keySet());
             attached.clear();
+            activity.clear();
             Arrays.fill(assignedPerLoop, 0);
             for (SelectLoop loop : loops) {
                 CompletableFuture<Void> done = new CompletableFuture<>();
@@ -379,6 +389,9 @@ public final class NioSelectorEngine implements SelectorEngine {
         counters.put("pool.threads.max", (long) workers.maxThreads());
         counters.put("pool.threads.created", workers.threadsCreated());
         counters.put("pool.threads.retired", workers.threadsRetired());
+        counters.put("pool.threads.grown.after.wait", workers.threadsGrownAfterWait());
+        counters.put("pool.threads.grown.for.demand", workers.threadsGrownForDemand());
+        counters.put("channels.recently.active", (long) activity.recent());
         counters.put("pool.queued", (long) workers.queued());
         counters.put("pool.completed", workers.completed());
         counters.put("watch.hits", watcher.hits());
@@ -650,6 +663,9 @@ public final class NioSelectorEngine implements SelectorEngine {
                 upcall.nextOps = 0;
                 dispatchSafely(entry, ops);
                 ops = upcall.nextOps;
+                if (ops != 0) {
+                    activity.mark(entry); // a chain of watched calls never passes the loop's hand-off
+                }
             } while (ops != 0);
         } finally {
             upcallOnThisThread.remove();
@@ -719,6 +735,7 @@ public final class NioSelectorEngine implements SelectorEngine {
         public void registrationFailed(SelectorEntry entry, SelectLoop loop) {
             synchronized (stateLock) {
                 if (attached.remove(entry, loop)) {
+                    activity.remove(entry);
                     assignedPerLoop[loop.index()]--;
                 }
             }
@@ -727,11 +744,14 @@ public final class NioSelectorEngine implements SelectorEngine {
         @Override
         public void submit(SelectLoop loop, SelectorEntry entry, int readyOps) {
             Runnable upcall = () -> runUpcalls(loop, entry, readyOps);
+            activity.mark(entry);
             if (watcher.enabled()
                     && !workers.hasIdleWorker()
+                    && !workers.belowDemand() // below it the pool grows at once and every watch runs on
                     && watcher.cutOneShort()
                     && workers.queueWithoutGrowing(upcall)) {
-                return; // the worker whose watch was cut short takes it: watching never makes the pool grow
+                // the worker whose watch was cut short takes it: watching never makes the pool start a thread at once
+                return;
             }
             workers.execute(upcall);
         }

@@ -20,18 +20,34 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
     @AttributeDefinition(
             name = "Maximum worker threads",
-            description = "The most worker threads; the pool grows to it before queueing. 1 to 1024, at least the"
-                    + " core threads.",
+            description = "The most worker threads: the pool grows to it for overlapping upcalls of recently active"
+                    + " channels and for upcalls that wait past the grace (pool.grow.after.micros). 1 to 1024, at"
+                    + " least the core threads.",
             min = "1",
             max = "1024")
     int pool_max_threads() default EngineSettings.DEFAULT_MAX_THREADS;
 
     @AttributeDefinition(
             name = "Idle timeout (s)",
-            description = "How long a worker above the core size may stay idle before it ends. 1 to 86400.",
+            description = "How long a worker above the core size may stay idle before it ends; also the window in"
+                    + " which a channel counts as recently active for the pool's growth. 1 to 86400.",
             min = "1",
             max = "86400")
     long pool_idle_timeout_seconds() default EngineSettings.DEFAULT_IDLE_TIMEOUT_SECONDS;
+
+    @AttributeDefinition(
+            name = "Grow after (µs)",
+            description = "With no idle worker and at least one worker per recently active channel (a channel with"
+                    + " an upcall within the idle timeout), an upcall waits this long for a busy worker to finish"
+                    + " before the pool starts a thread for it (at most one thread per this period, up to the"
+                    + " maximum). With fewer workers than that, the pool starts a thread at once and, in the"
+                    + " background, the rest of one per recently active channel, so a steady set of connections"
+                    + " keeps a worker each and later bursts of the same connections start none. A handler that"
+                    + " blocks holds up the others for at most about this long per thread added. 0 starts a thread"
+                    + " at once for every upcall that finds no idle worker (and none in advance). 0 to 1000000.",
+            min = "0",
+            max = "1000000")
+    long pool_grow_after_micros() default EngineSettings.DEFAULT_GROW_AFTER_MICROS;
 
     @AttributeDefinition(
             name = "Queue capacity",

@@ -11,13 +11,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.IntSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The engine's upcall pool. An upcall goes straight to an idle worker, by default the one that became idle most
- * recently; with no idle worker the pool starts a thread while it has fewer than its maximum, and only then queues
- * the upcall in a bounded backlog. Threads start lazily; those above the core size end after the idle timeout.
+ * recently. With no idle worker and fewer workers than recently active channels (the engine's demand), the pool
+ * starts a thread for it at once and has its grower start the rest of one worker per such channel, idle. Otherwise
+ * the upcall waits in a bounded FIFO backlog for a busy worker to finish; if it is still waiting after the grace
+ * period ({@code pool.grow.after.micros}), the pool starts a thread for it, at most one per grace period, while it has
+ * fewer than its maximum. Below the core size, with no worker at all, or with a grace of 0 the pool starts a thread
+ * at once instead of queueing (with a grace of 0 none in advance). Threads above the core size end after the idle
+ * timeout.
  */
 final class WorkerPool implements Executor {
 
@@ -39,9 +45,30 @@ final class WorkerPool implements Executor {
      * 10 s, so each burst re-created them; here the idle timeout is configuration (pool.idle.timeout.seconds) and the
      * most recently idle worker is served first, so the others stay idle long enough to retire.
      *
+     * Why a grace period before growing. Growing whenever no worker is idle makes the pool track the highest number
+     * of upcalls that ever ran at once, and that peak is a matter of scheduling: on 2 cores with 64 connections each
+     * burst reached a new peak now and then, and each new peak cost threads. But a busy worker running a short upcall
+     * is free again within microseconds, so an upcall that waits for it briefly is served as fast as one handed to a
+     * new thread would be (which must first be created and scheduled). A thread is worth starting only when the
+     * workers are not finishing, i.e. blocked or running long upcalls; the age of the oldest waiting upcall detects
+     * exactly that, and it also bounds how long any upcall waits behind blocked workers: about one grace period per
+     * thread the pool has to add, while it is below its maximum. Tomcat's and ThreadPoolExecutor's growth policies
+     * (grow before queueing, grow only when the queue is full) both react to the queue's length, not to its age.
+     *
+     * Why one worker per recently active channel first. The grace alone keeps the pool below the number of
+     * connections calling back to back, and then the engine keeps cutting watch periods short to serve the other
+     * connections, so calls go back through the select loop (selector-sequential-16: p50 1.42x the inline NIO server,
+     * against 1.02x growing at once). A channel has at most one upcall at a time, so the recently active channels
+     * bound how many upcalls can overlap; that count, unlike the peak of overlapping upcalls, does not depend on
+     * scheduling. Growing at once below it and, on the first such growth, starting the rest of it in advance makes
+     * the pool reach its size in the first burst of a steady set of connections, where growing only for each new
+     * peak crept up by 1.7-3 threads per later burst (docs/performance.md, selector pool sections). The demand is
+     * read through an IntSupplier (ChannelActivity.recent() in the engine), a few volatile reads under `lock`.
+     *
      * Layout. One ReentrantLock, `lock`, guards everything shared: `idle` (parked workers; the head went idle last),
-     * `backlog` (upcalls waiting, oldest first), `workers` (every worker counted alive), `alive`, `state`,
-     * `wakeInFlight`, each Worker's `woken`, and the statistics. `backlogSize`, `anyIdle` and `spare` are volatile
+     * `backlog` (upcalls waiting, oldest first, each with the time it was queued), `workers` (every worker counted
+     * alive), `alive`, `state`, `wakeInFlight`, each Worker's `woken`, the grower's fields (`grower`, `growerParked`,
+     * `lastGrowth`, `topUpTo`) and the statistics. `backlogSize`, `anyIdle`, `aliveMirror` and `spare` are volatile
      * mirrors for the engine's lock-free reads on the upcall path, written under `lock` at the end of every critical
      * section that changes what they mirror (enqueue(), publish()).
      *
@@ -49,8 +76,21 @@ final class WorkerPool implements Executor {
      * - execute: with an idle worker, append the upcall to `backlog` and, unless a woken worker is already on its way
      *   (`wakeInFlight`), take one worker off `idle` (the head = most recently idle when `lifo`, else the tail),
      *   mark it `woken` and unpark it after unlocking. With none idle and fewer than `maxThreads` counted alive, count
-     *   a new worker and start its thread with the upcall as its first (grow before queueing, as Tomcat's
-     *   TaskQueue). Otherwise append to the bounded `backlog`, or reject.
+     *   a new worker and start its thread with the upcall as its first if the grace is 0, fewer than `coreThreads`
+     *   or no workers are alive, the backlog is full (grow before queueing, as Tomcat's TaskQueue), or fewer workers
+     *   are alive than the demand; in that last case (grace > 0) also set `topUpTo` to the demand (capped at
+     *   `maxThreads`) and arm or unpark the grower, which starts workers without a first upcall until `alive`
+     *   reaches it (they go straight to `idle`). Otherwise
+     *   append to the bounded `backlog` (or reject when it is full and `maxThreads` are alive) and, below
+     *   `maxThreads`, make sure the grower is watching: start it on first use, unpark it if it parked without a
+     *   deadline (`growerParked`).
+     * - The grower, one thread per pool started on the first deferred upcall or top-up, first starts idle workers
+     *   while `alive < topUpTo` (then clears `topUpTo`); after that it parks until the backlog's head has
+     *   waited `growAfterNanos` and at least `growAfterNanos` have passed since it last grew (`lastGrowth`). Then, if
+     *   that head still waits, no worker is idle and fewer than `maxThreads` are alive, it takes the head off the
+     *   backlog and starts a new worker with it as its first upcall. With nothing to grow for (backlog empty, a worker
+     *   idle, or `maxThreads` alive) it parks without a deadline until execute unparks it; it ends on shutdown. While
+     *   upcalls keep arriving and being served within the grace, it wakes at most about once per grace period.
      * - A worker that finishes an upcall, or wakes `woken` (clearing `wakeInFlight`), takes the backlog's head and,
      *   if more wait and workers are idle, wakes the next one itself: a cascade, as LinkedBlockingQueue's takers
      *   signal each other. So the select loop, which calls execute for every ready channel and is the bottleneck when
@@ -73,15 +113,25 @@ final class WorkerPool implements Executor {
      *    So a worker that decides to retire (in one critical section with leaving `idle`, after checking `woken`) is
      *    never the one a wake-up was meant for: an upcall queued at the moment the deadline passes still runs.
      * 3. `alive == workers.size() == created - retired <= maxThreads`, and `idle` is a set of distinct members of
-     *    `workers`: a worker is counted (and `created` incremented) under the lock before its thread starts, and
+     *    `workers`: a worker is counted (and `created` incremented, by execute or the grower) under the lock before
+     *    its thread starts, and
      *    uncounted in the same critical section in which it decides to end. At most `coreThreads` workers park
      *    without a deadline, because each checks `alive <= coreThreads` under the lock, counting itself.
      * 4. The volatile mirrors equal what they mirror: `backlogSize == backlog.size()`, `anyIdle == !idle.isEmpty()`,
-     *    `spare == anyIdle || alive < maxThreads`.
+     *    `aliveMirror == alive`, `spare == anyIdle || alive < maxThreads`.
      * 5. Terminated = state != RUNNING and alive == 0; `terminated` is signalled when the last worker leaves.
      *
-     * Costs. execute and each worker's turn between upcalls take `lock` once, for O(1) deque work; the unpark or
-     * thread start happens after unlocking. An idle worker costs a parked thread and nothing else: no polling.
+     * 6. No upcall is stranded by the grace: with upcalls queued, no worker idle or woken and fewer than
+     *    `maxThreads` alive, the grower is running or parked with a deadline (`growerParked` false), unless the grace
+     *    is 0. Every critical section that can leave the backlog non-empty with no idle worker (execute,
+     *    queueWithoutGrowing, a worker whose cascade runs out of idle workers) arms the grower. (A worker thread that
+     *    fails to start lowers `alive` without arming it; the upcalls then wait for a busy worker.)
+     *
+     * Costs. execute and each worker's turn between upcalls take `lock` once, for O(1) deque work (plus one read of
+     * the demand when no worker is idle); the unpark or thread start happens after unlocking, and threads started in
+     * advance are started by the grower, never by the select loop. A queued upcall costs one small holder object (its task and time). An
+     * idle worker costs a parked thread and nothing else: no polling; the grower, one parked thread, wakes only
+     * while upcalls wait.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(WorkerPool.class);
@@ -97,6 +147,12 @@ final class WorkerPool implements Executor {
     private final boolean lifo;
     private final String threadPrefix;
 
+    /** How long the backlog's head may wait for a busy worker before the grower adds one; 0 = grow at once. */
+    private final long growAfterNanos;
+
+    /** Recently active channels: below that many workers an upcall with no idle worker gets a thread at once. */
+    private final IntSupplier demand;
+
     /** Guards every mutable field below. */
     private final ReentrantLock lock = new ReentrantLock();
 
@@ -107,7 +163,7 @@ final class WorkerPool implements Executor {
     private final ArrayDeque<Worker> idle = new ArrayDeque<>();
 
     /** Upcalls waiting for a worker, oldest first. Under `lock`. */
-    private final ArrayDeque<Runnable> backlog = new ArrayDeque<>();
+    private final ArrayDeque<Queued> backlog = new ArrayDeque<>();
 
     /** backlog.size() for lock-free reads (the engine asks on the upcall path); written under `lock`, volatile. */
     private volatile int backlogSize;
@@ -120,6 +176,9 @@ final class WorkerPool implements Executor {
 
     /** Whether a worker is idle, for lock-free reads; written under `lock` (publish()), volatile. */
     private volatile boolean anyIdle;
+
+    /** `alive`, for lock-free reads by the engine's hand-off ({@link #belowDemand()}); written under `lock` (publish()), volatile. */
+    private volatile int aliveMirror;
 
     /** Every worker counted alive, for shutdownNow. Under `lock`. */
     private final Set<Worker> workers = new HashSet<>();
@@ -142,23 +201,56 @@ final class WorkerPool implements Executor {
     /** Upcalls run to completion since the pool was created. Under `lock`. */
     private long completed;
 
-    static WorkerPool create(EngineSettings settings, String threadPrefix) {
-        return new WorkerPool(settings, threadPrefix, TimeUnit.SECONDS.toNanos(settings.idleTimeoutSeconds()));
+    /** The thread that grows the pool for upcalls waiting past the grace; null until first needed. Under `lock`. */
+    private Thread grower;
+
+    /** Whether the grower is parked without a deadline (nothing to grow for); cleared by whoever unparks it. Under `lock`. */
+    private boolean growerParked;
+
+    /** System.nanoTime() when the grower last started a worker (initially one grace before creation). Under `lock`. */
+    private long lastGrowth;
+
+    /** Workers the grower started for an upcall that waited past the grace. Under `lock`. */
+    private long grownAfterWait;
+
+    /** Workers the grower is to have alive, one per recently active channel (0: none asked for). Under `lock`. */
+    private int topUpTo;
+
+    /** Workers the grower started idle to reach `topUpTo`. Under `lock`. */
+    private long grownForDemand;
+
+    /**
+     * A pool for an engine.
+     *
+     * @param demand how many channels were recently active (see {@link ChannelActivity}); read under the pool's lock
+     *     when an upcall finds no idle worker, so it must be cheap and must not take locks of its own
+     */
+    static WorkerPool create(EngineSettings settings, String threadPrefix, IntSupplier demand) {
+        return new WorkerPool(settings, threadPrefix, TimeUnit.SECONDS.toNanos(settings.idleTimeoutSeconds()), demand);
+    }
+
+    /** For tests: an idle timeout shorter than the configuration allows, and no demand (the grace alone decides). */
+    WorkerPool(EngineSettings settings, String threadPrefix, long idleTimeoutNanos) {
+        this(settings, threadPrefix, idleTimeoutNanos, () -> 0);
     }
 
     /** For tests: an idle timeout shorter than the configuration allows. */
-    WorkerPool(EngineSettings settings, String threadPrefix, long idleTimeoutNanos) {
+    WorkerPool(EngineSettings settings, String threadPrefix, long idleTimeoutNanos, IntSupplier demand) {
+        this.demand = demand;
         this.coreThreads = settings.coreThreads();
         this.maxThreads = settings.maxThreads();
         this.queueCapacity = settings.queueCapacity();
         this.lifo = settings.mostRecentlyIdleFirst();
         this.idleTimeoutNanos = idleTimeoutNanos;
         this.threadPrefix = threadPrefix;
+        this.growAfterNanos = TimeUnit.MICROSECONDS.toNanos(settings.growAfterMicros());
+        this.lastGrowth = System.nanoTime() - growAfterNanos;
     }
 
     /**
-     * Runs {@code task} on an idle worker, a new worker or, with {@code maxThreads} busy, after the upcalls queued
-     * before it.
+     * Runs {@code task} on an idle worker or, with none idle, after the upcalls queued before it on the first worker
+     * that finishes, or on a new worker if it waits longer than the grace period (immediately when the grace is 0,
+     * below the core size or with no worker alive).
      *
      * @throws RejectedExecutionException when the pool has shut down, or every thread is busy and the backlog full
      */
@@ -169,6 +261,8 @@ final class WorkerPool implements Executor {
         }
         Worker wake = null;
         Worker start = null;
+        Thread growerToWake = null;
+        Thread growerToUnpark = null;
         lock.lock();
         try {
             if (state != RUNNING) {
@@ -177,13 +271,18 @@ final class WorkerPool implements Executor {
             if (!idle.isEmpty()) {
                 enqueue(task);
                 wake = wakeOneIfNeeded();
-            } else if (alive < maxThreads) {
-                start = new Worker(task, threadPrefix + created);
-                alive++;
-                created++;
-                workers.add(start);
+            } else if (alive < maxThreads && growsAtOnce()) {
+                start = newWorker(task);
+                if (growAfterNanos > 0 && alive < Math.min(demand.getAsInt(), maxThreads)) {
+                    // upcalls overlap beyond what the pool has: the grower starts one worker per recently active
+                    // channel, so later overlaps of the same channels find one idle instead of each adding a thread
+                    topUpTo = Math.min(demand.getAsInt(), maxThreads);
+                    growerToWake = armGrower();
+                    growerToUnpark = growerToWake == null ? grower : null; // running or in a timed park
+                }
             } else if (backlog.size() < queueCapacity) {
                 enqueue(task);
+                growerToWake = armGrower(); // adds a worker if no busy one takes the upcall within the grace
             } else {
                 throw new RejectedExecutionException("the selector worker pool is saturated: " + alive
                         + " threads busy and " + backlog.size() + " upcalls queued");
@@ -197,16 +296,191 @@ final class WorkerPool implements Executor {
         } else if (start != null) {
             start(start);
         }
+        if (growerToWake != null) {
+            wakeGrower(growerToWake);
+        } else if (growerToUnpark != null) {
+            LockSupport.unpark(growerToUnpark); // harmless if it is being started by another caller right now
+        }
+    }
+
+    /**
+     * Under `lock`, after queueing with no idle worker: the grower thread to start (on first use) or unpark (if it
+     * parked without a deadline), or null if it is already watching the backlog or the pool cannot grow.
+     */
+    private Thread armGrower() {
+        if (growAfterNanos == 0 || alive >= maxThreads) {
+            return null;
+        }
+        if (grower == null) {
+            grower = new Thread(this::grow, threadPrefix + "grower");
+            grower.setDaemon(true);
+            return grower;
+        }
+        if (growerParked) {
+            growerParked = false;
+            return grower;
+        }
+        return null;
+    }
+
+    /** After unlocking: starts or unparks the thread {@link #armGrower()} returned. */
+    private void wakeGrower(Thread thread) {
+        // only the caller that created it sees it NEW: others get it only once it has run and parked
+        if (thread.getState() == Thread.State.NEW) {
+            startGrower(thread);
+        } else {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** Under `lock`, with no idle worker: whether a new upcall gets a new thread now rather than after the grace. */
+    private boolean growsAtOnce() {
+        return growAfterNanos == 0
+                || alive < coreThreads
+                || alive == 0
+                || backlog.size() >= queueCapacity
+                || alive < demand.getAsInt();
+    }
+
+    /**
+     * Whether fewer workers are alive than channels were recently active (and than the maximum), so that an upcall
+     * with no idle worker gets a new thread at once; lock-free (a snapshot). The engine then lets every watch run on
+     * rather than cutting one short for the upcall.
+     */
+    boolean belowDemand() {
+        int workersAlive = aliveMirror;
+        return workersAlive < maxThreads && workersAlive < demand.getAsInt();
+    }
+
+    /** Under `lock`: counts a new worker with {@code first} as its first upcall; the caller starts it after unlocking. */
+    private Worker newWorker(Runnable first) {
+        Worker worker = new Worker(first, threadPrefix + created);
+        alive++;
+        created++;
+        workers.add(worker);
+        return worker;
     }
 
     /** Under `lock`. */
     private void enqueue(Runnable task) {
-        backlog.addLast(task);
+        backlog.addLast(new Queued(task, System.nanoTime()));
         backlogSize = backlog.size();
+    }
+
+    private void startGrower(Thread thread) {
+        try {
+            thread.start();
+        } catch (Throwable failure) { // out of native threads: queued upcalls still run as busy workers finish
+            lock.lock();
+            try {
+                if (grower == thread) {
+                    grower = null; // the next deferred upcall tries again
+                }
+            } finally {
+                lock.unlock();
+            }
+            LOG.error("Selector worker pool: could not start its grower thread", failure);
+        }
+    }
+
+    /**
+     * The grower's loop: starts a worker for the backlog's head once it has waited past the grace (and a grace period
+     * has passed since the last growth); ends when the pool shuts down.
+     */
+    private void grow() {
+        while (true) {
+            Worker start = null;
+            Queued taken = null;
+            boolean untimed = false;
+            long parkNanos = 0;
+            lock.lock();
+            try {
+                if (state != RUNNING) {
+                    return;
+                }
+                Queued head = backlog.peekFirst();
+                if (alive < topUpTo) {
+                    start = newWorker(null); // idle once started: the next overlapping upcall finds it
+                    grownForDemand++;
+                    publish();
+                } else if (head == null) {
+                    topUpTo = 0;
+                    growerParked = true; // execute unparks it when it queues an upcall
+                    untimed = true;
+                } else if (!idle.isEmpty() || alive >= maxThreads) {
+                    topUpTo = 0;
+                    parkNanos = growAfterNanos; // a wake-up in flight, or nothing to grow to now: look again later
+                } else {
+                    topUpTo = 0;
+                    long from = head.since - lastGrowth > 0 ? head.since : lastGrowth;
+                    long now = System.nanoTime();
+                    long wait = from + growAfterNanos - now;
+                    if (wait <= 0) {
+                        taken = backlog.pollFirst();
+                        backlogSize = backlog.size();
+                        start = newWorker(taken.task);
+                        lastGrowth = now;
+                        grownAfterWait++;
+                        publish();
+                    } else {
+                        parkNanos = wait;
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+            if (start != null && taken == null) {
+                try {
+                    start(start);
+                } catch (RejectedExecutionException failure) { // start() has uncounted the worker
+                    stopTopUp();
+                    LOG.error("Selector worker pool: could not start a worker for recently active channels", failure);
+                }
+            } else if (start != null) {
+                try {
+                    start(start);
+                } catch (RejectedExecutionException failure) { // start() has uncounted the worker
+                    requeueAtHead(taken);
+                    LOG.error("Selector worker pool: could not start a worker for a waiting upcall", failure);
+                }
+            } else if (untimed) {
+                LockSupport.park(this);
+            } else {
+                LockSupport.parkNanos(this, parkNanos);
+            }
+        }
+    }
+
+    /** After a worker failed to start (no native threads left): the pool grows for demand no more until asked again. */
+    private void stopTopUp() {
+        lock.lock();
+        try {
+            topUpTo = 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Puts back an upcall the grower took for a worker that could not start, ahead of the others. */
+    private void requeueAtHead(Queued queued) {
+        Worker wake;
+        lock.lock();
+        try {
+            backlog.addFirst(queued);
+            backlogSize = backlog.size();
+            wake = wakeOneIfNeeded(); // with none idle, the grower (running) looks at it again after the grace
+            publish();
+        } finally {
+            lock.unlock();
+        }
+        if (wake != null) {
+            LockSupport.unpark(wake.thread);
+        }
     }
 
     /** Under `lock`, after `idle` or `alive` changed: refreshes the lock-free view {@link #hasSpareWorker()} reads. */
     private void publish() {
+        aliveMirror = alive;
         anyIdle = !idle.isEmpty();
         spare = anyIdle || alive < maxThreads;
     }
@@ -262,7 +536,10 @@ final class WorkerPool implements Executor {
         lock.lock();
         try {
             state = STOP;
-            List<Runnable> dropped = new ArrayList<>(backlog);
+            List<Runnable> dropped = new ArrayList<>(backlog.size());
+            for (Queued queued : backlog) {
+                dropped.add(queued.task);
+            }
             backlog.clear();
             backlogSize = 0;
             for (Worker worker : workers) {
@@ -366,14 +643,15 @@ final class WorkerPool implements Executor {
     }
 
     /**
-     * Like {@link #execute} but never starts a thread: the caller knows a busy worker is about to look at the
+     * Like {@link #execute} but never starts a thread at once: the caller knows a busy worker is about to look at the
      * backlog (the engine has just cut a watching worker's watch short). With an idle worker it is handed over as
-     * usual.
+     * usual; otherwise it may still get a new thread once it has waited past the grace, as any queued upcall.
      *
      * @return {@code false} if the pool has shut down or the backlog is full (nothing was queued)
      */
     boolean queueWithoutGrowing(Runnable task) {
         Worker wake;
+        Thread growerToWake = null;
         lock.lock();
         try {
             if (state != RUNNING || (idle.isEmpty() && backlog.size() >= queueCapacity)) {
@@ -381,14 +659,40 @@ final class WorkerPool implements Executor {
             }
             enqueue(task);
             wake = wakeOneIfNeeded();
+            if (idle.isEmpty()) {
+                growerToWake =
+                        armGrower(); // should the worker expected to take it block instead, the grace still holds
+            }
             publish();
         } finally {
             lock.unlock();
         }
         if (wake != null) {
             LockSupport.unpark(wake.thread);
+        } else if (growerToWake != null) {
+            wakeGrower(growerToWake);
         }
         return true;
+    }
+
+    /** Worker threads started for an upcall that had waited past the grace period, since the pool started. */
+    long threadsGrownAfterWait() {
+        lock.lock();
+        try {
+            return grownAfterWait;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Worker threads started idle to keep one per recently active channel, since the pool started. */
+    long threadsGrownForDemand() {
+        lock.lock();
+        try {
+            return grownForDemand;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** Upcalls run to completion (returned or thrown) since the pool started. */
@@ -401,10 +705,14 @@ final class WorkerPool implements Executor {
         }
     }
 
-    /** Under `lock`. */
+    /** Under `lock`: wakes every idle worker and the grower, which end. */
     private void wakeIdleWorkers() {
         for (Worker worker; (worker = idle.pollFirst()) != null; ) {
             LockSupport.unpark(worker.thread);
+        }
+        if (grower != null) {
+            growerParked = false;
+            LockSupport.unpark(grower);
         }
         publish();
     }
@@ -449,7 +757,17 @@ final class WorkerPool implements Executor {
             check(new HashSet<>(idle).size() == idle.size(), "3: a worker is on idle twice");
             check(backlogSize == backlog.size(), "4: backlogSize " + backlogSize + " != " + backlog.size());
             check(anyIdle == !idle.isEmpty(), "4: anyIdle " + anyIdle);
+            check(aliveMirror == alive, "4: aliveMirror " + aliveMirror + " != alive " + alive);
             check(spare == (anyIdle || alive < maxThreads), "4: spare " + spare);
+            check(
+                    state != RUNNING
+                            || backlog.isEmpty()
+                            || !idle.isEmpty()
+                            || wakeInFlight
+                            || alive >= maxThreads
+                            || growAfterNanos == 0
+                            || (grower != null && !growerParked),
+                    "6: upcalls wait below the maximum with no grower watching them");
         } finally {
             lock.unlock();
         }
@@ -468,6 +786,9 @@ final class WorkerPool implements Executor {
         }
     }
 
+    /** An upcall in the backlog and the System.nanoTime() at which it was queued; immutable. */
+    private record Queued(Runnable task, long since) {}
+
     /** One worker thread: runs its first upcall, then takes upcalls from the backlog until it ends. */
     private final class Worker implements Runnable {
 
@@ -476,7 +797,7 @@ final class WorkerPool implements Executor {
         /** Set by whoever takes this worker off `idle` to serve the backlog, cleared by the worker. Under `lock`. */
         boolean woken;
 
-        /** Worker thread only (before it starts: the thread that starts it). */
+        /** Worker thread only (before it starts: the thread that starts it); null for a worker started idle. */
         private Runnable first;
 
         Worker(Runnable first, String name) {
@@ -490,9 +811,12 @@ final class WorkerPool implements Executor {
             Runnable task = first;
             first = null;
             try {
+                if (task == null) {
+                    task = next(false); // started idle (a top-up): wait for an upcall like any idle worker
+                }
                 while (task != null) {
                     runSafely(task);
-                    task = next();
+                    task = next(true);
                 }
             } finally {
                 lock.lock();
@@ -512,13 +836,18 @@ final class WorkerPool implements Executor {
             }
         }
 
-        /** The next task, or null once this worker has been uncounted and must end. */
-        private Runnable next() {
+        /**
+         * The next task, or null once this worker has been uncounted and must end.
+         *
+         * @param finished whether the worker has just run a task (counted as completed)
+         */
+        private Runnable next(boolean finished) {
             boolean onIdle = false;
-            boolean counted = false;
+            boolean counted = !finished;
             long deadline = 0;
             while (true) {
                 Worker wake = null;
+                Thread growerToWake = null;
                 Runnable task = null;
                 boolean end = false;
                 boolean timed = false;
@@ -538,10 +867,14 @@ final class WorkerPool implements Executor {
                         leave(this);
                         end = true;
                     } else if (!onIdle) {
-                        task = backlog.pollFirst();
+                        Queued queued = backlog.pollFirst();
+                        task = queued == null ? null : queued.task;
                         if (task != null) {
                             backlogSize = backlog.size();
                             wake = wakeOneIfNeeded(); // pass the wake-up on while more wait (a cascade)
+                            if (wake == null && !backlog.isEmpty() && idle.isEmpty()) {
+                                growerToWake = armGrower(); // the cascade ran out of idle workers: invariant 6
+                            }
                         } else if (state == SHUTDOWN) {
                             leave(this);
                             end = true;
@@ -569,6 +902,8 @@ final class WorkerPool implements Executor {
                 }
                 if (wake != null) {
                     LockSupport.unpark(wake.thread);
+                } else if (growerToWake != null) {
+                    wakeGrower(growerToWake);
                 }
                 if (task != null) {
                     return clearInterrupt(task);

@@ -18,11 +18,12 @@ class EngineSettingsTest {
             long select_timeout_ms,
             long watch_period_us,
             boolean wakeup_after_upcall,
-            long loop_wait_timeout_ms)
+            long loop_wait_timeout_ms,
+            long pool_grow_after_micros)
             implements SelectorEngineConfig {
 
         static Config valid() {
-            return new Config(0, 8, 5, 100, false, 3, 250, 200, false, 750);
+            return new Config(0, 8, 5, 100, false, 3, 250, 200, false, 750, 300);
         }
 
         Config withLoops(int value) {
@@ -36,7 +37,8 @@ class EngineSettingsTest {
                     select_timeout_ms,
                     watch_period_us,
                     wakeup_after_upcall,
-                    loop_wait_timeout_ms);
+                    loop_wait_timeout_ms,
+                    pool_grow_after_micros);
         }
 
         Config withWatch(long value) {
@@ -50,7 +52,8 @@ class EngineSettingsTest {
                     select_timeout_ms,
                     value,
                     wakeup_after_upcall,
-                    loop_wait_timeout_ms);
+                    loop_wait_timeout_ms,
+                    pool_grow_after_micros);
         }
 
         Config withLoopWait(long value) {
@@ -64,6 +67,22 @@ class EngineSettingsTest {
                     select_timeout_ms,
                     watch_period_us,
                     wakeup_after_upcall,
+                    value,
+                    pool_grow_after_micros);
+        }
+
+        Config withGrowAfter(long value) {
+            return new Config(
+                    pool_core_threads,
+                    pool_max_threads,
+                    pool_idle_timeout_seconds,
+                    pool_queue_capacity,
+                    pool_most_recently_idle_first,
+                    loops,
+                    select_timeout_ms,
+                    watch_period_us,
+                    wakeup_after_upcall,
+                    loop_wait_timeout_ms,
                     value);
         }
 
@@ -78,7 +97,8 @@ class EngineSettingsTest {
                     select_timeout_ms,
                     watch_period_us,
                     wakeup_after_upcall,
-                    loop_wait_timeout_ms);
+                    loop_wait_timeout_ms,
+                    pool_grow_after_micros);
         }
 
         @Override
@@ -91,7 +111,7 @@ class EngineSettingsTest {
     void aValidConfigurationIsTakenAsIs() {
         EngineSettings settings = EngineSettings.from(Config.valid());
 
-        assertEquals(new EngineSettings(0, 8, 5, 100, false, 3, 250, 200, false, 750), settings);
+        assertEquals(new EngineSettings(0, 8, 5, 100, false, 3, 250, 200, false, 750, 300), settings);
     }
 
     @Test
@@ -104,6 +124,9 @@ class EngineSettingsTest {
         assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withWatch(1_000_001)));
         assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withLoopWait(0)));
         assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withLoopWait(600_001)));
+        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withGrowAfter(-1)));
+        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withGrowAfter(1_000_001)));
+        assertEquals(0, EngineSettings.from(Config.valid().withGrowAfter(0)).growAfterMicros(), "0 = grow at once");
     }
 
     @Test

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Many producers against a pool whose idle timeout is 1 ms, so that hand-offs keep racing workers whose deadline is
@@ -32,15 +32,19 @@ class WorkerPoolStressTest {
     private static final int PRODUCERS = 6;
     private static final int TASKS_PER_PRODUCER = 6_000;
 
-    @ParameterizedTest(name = "most recently idle first: {0}")
-    @ValueSource(booleans = {true, false})
+    @ParameterizedTest(name = "most recently idle first: {0}, demand changing: {1}")
+    @CsvSource({"true, false", "false, false", "true, true"})
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
-    void everyTaskRunsExactlyOnceAndThreadsNeverExceedTheMaximum(boolean mostRecentlyIdleFirst) throws Exception {
+    void everyTaskRunsExactlyOnceAndThreadsNeverExceedTheMaximum(boolean mostRecentlyIdleFirst, boolean withDemand)
+            throws Exception {
         EngineSettings settings = EngineSettings.DEFAULTS
                 .withPool(CORE, MAX, 60)
                 .withQueueCapacity(8)
                 .withMostRecentlyIdleFirst(mostRecentlyIdleFirst);
-        WorkerPool pool = new WorkerPool(settings, "stress-worker-", TimeUnit.MILLISECONDS.toNanos(1));
+        // with demand: a count of recently active channels that producers change at random, beyond the maximum too,
+        // so idle workers are started in advance, retire after 1 ms and are started again while tasks flow
+        AtomicInteger demand = new AtomicInteger();
+        WorkerPool pool = new WorkerPool(settings, "stress-worker-", TimeUnit.MILLISECONDS.toNanos(1), demand::get);
         int total = PRODUCERS * TASKS_PER_PRODUCER;
         AtomicIntegerArray runs = new AtomicIntegerArray(total);
         CountDownLatch allRan = new CountDownLatch(total);
@@ -76,6 +80,9 @@ class WorkerPoolStressTest {
                                     }
                                 }
                                 if (random.nextInt(64) == 0) {
+                                    if (withDemand) {
+                                        demand.set(random.nextInt(MAX + 3));
+                                    }
                                     mostThreads.accumulateAndGet(pool.threads(), Math::max);
                                     try {
                                         pool.checkInvariants();
@@ -100,8 +107,18 @@ class WorkerPoolStressTest {
             }
             pool.checkInvariants();
             System.out.printf(
-                    "WorkerPoolStressTest(mru=%s): %d tasks, threads created %d, retired %d, rejections %d%n",
-                    mostRecentlyIdleFirst, total, pool.threadsCreated(), pool.threadsRetired(), rejections.get());
+                    "WorkerPoolStressTest(mru=%s, demand=%s): %d tasks, threads created %d (started in advance %d),"
+                            + " retired %d, rejections %d%n",
+                    mostRecentlyIdleFirst,
+                    withDemand,
+                    total,
+                    pool.threadsCreated(),
+                    pool.threadsGrownForDemand(),
+                    pool.threadsRetired(),
+                    rejections.get());
+            if (withDemand) {
+                assertTrue(pool.threadsGrownForDemand() > 0, "workers were started in advance for the demand");
+            }
             for (int i = 0; i < total; i++) {
                 assertEquals(1, runs.get(i), "task " + i + " ran exactly once");
             }

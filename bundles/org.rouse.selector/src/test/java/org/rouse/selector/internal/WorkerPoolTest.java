@@ -17,6 +17,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.junit.jupiter.api.AfterEach;
@@ -48,7 +49,8 @@ class WorkerPoolTest {
         EngineSettings settings = EngineSettings.DEFAULTS
                 .withPool(core, max, 60)
                 .withQueueCapacity(capacity)
-                .withMostRecentlyIdleFirst(mostRecentlyIdleFirst);
+                .withMostRecentlyIdleFirst(mostRecentlyIdleFirst)
+                .withGrowAfterMicros(0); // grow at once: the tests of the grace period set their own
         WorkerPool pool = new WorkerPool(settings, "test-worker-", idleNanos);
         pools.add(pool);
         return pool;
@@ -298,6 +300,147 @@ class WorkerPoolTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> pool.completed() == 2);
         assertEquals(1, pool.threadsCreated());
         assertEquals(0, pool.threadsRetired());
+    }
+
+    private WorkerPool poolWithGrace(int core, int max, long growAfterMicros) {
+        EngineSettings settings =
+                EngineSettings.DEFAULTS.withPool(core, max, 60).withGrowAfterMicros(growAfterMicros);
+        WorkerPool pool = new WorkerPool(settings, "grace-worker-", LONG_IDLE_NANOS);
+        pools.add(pool);
+        return pool;
+    }
+
+    @Test
+    void withAGraceAnUpcallWaitsForABusyWorkerInsteadOfStartingAThread() throws InterruptedException {
+        WorkerPool pool = poolWithGrace(1, 4, TimeUnit.SECONDS.toMicros(20)); // longer than the test may take
+        CountDownLatch release = new CountDownLatch(1);
+        String busy = occupy(pool, release)[0];
+
+        AtomicReference<String> ranOn = new AtomicReference<>();
+        CountDownLatch ran = new CountDownLatch(1);
+        pool.execute(() -> {
+            ranOn.set(Thread.currentThread().getName());
+            ran.countDown();
+        });
+        assertEquals(1, pool.queued(), "queued behind the busy worker");
+        assertEquals(1, pool.threadsCreated(), "no thread started for it");
+        pool.checkInvariants(); // the grower watches the waiting upcall
+
+        release.countDown();
+        assertTrue(ran.await(10, TimeUnit.SECONDS));
+        assertEquals(busy, ranOn.get(), "the worker that finished took it");
+        assertEquals(1, pool.threadsCreated());
+        assertEquals(0, pool.threadsGrownAfterWait());
+    }
+
+    @Test
+    void anUpcallWaitingBehindABlockedWorkerGetsAThreadOnceTheGraceHasPassed() throws InterruptedException {
+        long graceMicros = 50_000;
+        WorkerPool pool = poolWithGrace(1, 4, graceMicros);
+        occupy(pool, new CountDownLatch(1)); // blocked until tearDown interrupts it
+
+        CountDownLatch ran = new CountDownLatch(1);
+        AtomicLong waitedNanos = new AtomicLong();
+        long queuedAt = System.nanoTime();
+        pool.execute(() -> {
+            waitedNanos.set(System.nanoTime() - queuedAt);
+            ran.countDown();
+        });
+
+        assertTrue(ran.await(10, TimeUnit.SECONDS), "not stranded behind the blocked worker");
+        assertTrue(
+                waitedNanos.get() >= TimeUnit.MICROSECONDS.toNanos(graceMicros),
+                "a thread starts only after the grace: waited " + waitedNanos.get() + " ns");
+        assertEquals(2, pool.threadsCreated());
+        assertEquals(1, pool.threadsGrownAfterWait());
+    }
+
+    @Test
+    void growsByAtMostOneThreadPerGracePeriodAndNeverBeyondTheMaximum() throws InterruptedException {
+        long graceMicros = 30_000;
+        WorkerPool pool = poolWithGrace(1, 3, graceMicros);
+        occupy(pool, new CountDownLatch(1));
+        long first = System.nanoTime();
+        CountDownLatch release = new CountDownLatch(1);
+        long[] startedAt = new long[4];
+        CountDownLatch started = new CountDownLatch(2);
+        for (int i = 0; i < 4; i++) { // four blocking upcalls queued at once behind the blocked worker
+            int index = i;
+            pool.execute(() -> {
+                startedAt[index] = System.nanoTime();
+                started.countDown();
+                block(release);
+            });
+        }
+        assertTrue(started.await(10, TimeUnit.SECONDS), "two grew: the maximum is 3");
+        await().during(Duration.ofMillis(150)).atMost(Duration.ofSeconds(5)).until(() -> pool.queued() == 2);
+        assertEquals(3, pool.threadsCreated());
+        assertEquals(2, pool.threadsGrownAfterWait());
+        long grace = TimeUnit.MICROSECONDS.toNanos(graceMicros);
+        assertTrue(startedAt[0] - first >= grace, "the first grew after one grace");
+        assertTrue(startedAt[1] - startedAt[0] >= grace / 2, "the next one about a grace later, not at once");
+        pool.checkInvariants();
+        release.countDown();
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.completed() == 4);
+    }
+
+    private WorkerPool poolWithDemand(int core, int max, long growAfterMicros, int recentlyActiveChannels) {
+        EngineSettings settings =
+                EngineSettings.DEFAULTS.withPool(core, max, 60).withGrowAfterMicros(growAfterMicros);
+        WorkerPool pool = new WorkerPool(settings, "demand-worker-", LONG_IDLE_NANOS, () -> recentlyActiveChannels);
+        pools.add(pool);
+        return pool;
+    }
+
+    @Test
+    void belowOneWorkerPerRecentlyActiveChannelAnUpcallGetsAThreadAtOnceAndBeyondItWaits() throws InterruptedException {
+        // a grace far longer than the test: any thread started here was started at once, not by the grower
+        WorkerPool pool = poolWithDemand(1, 8, TimeUnit.SECONDS.toMicros(20), 3);
+        CountDownLatch release = new CountDownLatch(1);
+        occupy(pool, release, release, release); // three channels' upcalls overlapping: three threads, none waited
+        assertEquals(3, pool.threadsCreated());
+        assertEquals(0, pool.queued());
+
+        CountDownLatch ran = new CountDownLatch(1);
+        pool.execute(ran::countDown); // a fourth overlapping upcall, beyond the three channels: it waits
+        assertEquals(1, pool.queued(), "queued behind the busy workers");
+        assertEquals(3, pool.threadsCreated(), "no thread started for it");
+        pool.checkInvariants();
+
+        release.countDown();
+        assertTrue(ran.await(10, TimeUnit.SECONDS), "a worker that finished took it");
+        assertEquals(3, pool.threadsCreated());
+        assertEquals(0, pool.threadsGrownAfterWait());
+    }
+
+    @Test
+    void theFirstOverlapBeyondTheCoreStartsOneWorkerPerRecentlyActiveChannel() throws InterruptedException {
+        WorkerPool pool = poolWithDemand(1, 8, TimeUnit.SECONDS.toMicros(20), 6);
+        CountDownLatch release = new CountDownLatch(1);
+        occupy(pool, release, release); // the second overlapping upcall: beyond the core, below the demand
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.threads() == 6 && pool.idleThreads() == 4);
+        assertEquals(4, pool.threadsGrownForDemand(), "the grower started the rest idle");
+        pool.checkInvariants();
+
+        CountDownLatch more = new CountDownLatch(1);
+        occupy(pool, more, more, more, more); // the other four channels overlap too: no thread starts for them
+        assertEquals(6, pool.threadsCreated());
+        assertEquals(0, pool.idleThreads());
+        release.countDown();
+        more.countDown();
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.completed() == 6);
+        assertEquals(6, pool.threadsCreated(), "never beyond one per recently active channel");
+    }
+
+    @Test
+    void withoutAGraceTheDemandStartsNoIdleWorkers() throws InterruptedException {
+        WorkerPool pool = poolWithDemand(1, 8, 0, 6); // grow at once: each overlapping upcall gets its own thread
+        CountDownLatch release = new CountDownLatch(1);
+        occupy(pool, release, release);
+        assertEquals(2, pool.threadsCreated());
+        assertEquals(0, pool.threadsGrownForDemand());
+        release.countDown();
     }
 
     @Test
