@@ -7,16 +7,15 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
 /**
  * The JDK's {@link AbstractQueuedSynchronizer} as a non-reentrant, non-fair read-write lock: the read side acquired
  * and released as the read lock of a non-fair {@link ReentrantReadWriteLock} is (one CAS on the state while no writer
- * holds or waits, the same AQS queue, park and shared wake-up otherwise), the write side as its write lock (one CAS
- * when free; barging, then the same queue), without the owner thread and the per-thread read hold counts a
- * {@code ReentrantReadWriteLock} keeps, which the front's facade keeps already.
+ * holds the lock or waits at the head of the queue; otherwise the same AQS queue, park and shared wake-up), the write
+ * side as its write lock (one CAS when free; barging, then the same queue), without the owner thread and the
+ * per-thread read hold counts a {@code ReentrantReadWriteLock} keeps, which the front's facade keeps already.
  *
  * <p>The exclusive methods of {@link LockPrimitive} are the write side, the {@code Shared} methods of
- * {@link ReadWritePrimitive} the read side. Contract of the read side, beside the interface's: while a writer waits
- * for the lock, a reader is admitted only if no thread is queued ahead of it, so a stream of overlapping readers
- * cannot keep a waiting writer out, and {@link #tryLockShared()} fails then without waiting; while no writer waits,
- * readers enter as long as no writer holds the lock. Write acquisitions barge, as a non-fair
- * {@code ReentrantReadWriteLock}'s do.
+ * {@link ReadWritePrimitive} the read side. Contract of the read side, beside the interface's: a reader is refused
+ * while a writer holds the lock, and, while a writer waits at the head of the queue, unless no other thread is queued
+ * ahead of it; so overlapping readers cannot keep a waiting writer out, and {@link #tryLockShared()} fails then
+ * without waiting. Write acquisitions barge, as a non-fair {@code ReentrantReadWriteLock}'s do.
  *
  * <p>The front's read-write facade recognises this class and calls it directly rather than through the
  * {@link ReadWritePrimitive} interface, so its acquisitions stay inlined however many other primitive classes the same
@@ -37,56 +36,51 @@ public final class AqsReadWrite implements ReadWritePrimitive {
      *
      * Sources. ReentrantReadWriteLock's non-fair Sync (JDK 17): a reader enters by CAS of the shared count unless a
      * writer holds the lock or readerShouldBlock() (apparentlyFirstQueuedIsExclusive: the first queued thread is a
-     * writer); a writer by CAS from 0; a write release ends in a volatile store and AbstractQueuedSynchronizer's
-     * signalNext, a read release that leaves the lock free likewise; a woken reader at the head of the queue wakes
-     * the next one if it is a reader too (AQS's signalNextIfShared).
+     * writer); a writer by CAS from 0; a write release, and a read release that leaves the lock free, end in
+     * AbstractQueuedSynchronizer's signalNext; a reader at the head of the queue that gets in wakes the next one if
+     * it is a reader too (AQS's signalNextIfShared).
      *
      * Layout of the AQS state (int):
      *   bit 0        WRITER: a writer holds the lock.
-     *   bits 1..15   waiting writers: writers between counting themselves in (after their barging attempt failed)
-     *                and acquiring or giving up; they may be queued, or about to be.
-     *   bits 16..31  readers holding the lock (unsigned).
+     *   bit 1        WRITER_FIRST: a writer at the head of the AQS queue found the lock held and waits.
+     *   bits 2..31   readers holding the lock (unsigned).
      *
-     * Reader policy. apparentlyFirstQueuedIsExclusive is package-private in java.util.concurrent.locks, so the rule
-     * is built from public AQS methods instead: a reader is refused while WRITER is set, and, only while the
-     * waiting-writers count is non-zero, also while hasQueuedPredecessors() (some other thread is queued ahead of
-     * it). With no writer waiting the read path reads nothing but the state. The rule refuses readers in every case
-     * ReentrantReadWriteLock does (a writer first in the queue is counted as waiting) and in one more: a reader that is
-     * not queued while a writer waits behind queued readers queues too, where ReentrantReadWriteLock's barges.
+     * Reader rule. apparentlyFirstQueuedIsExclusive is package-private in java.util.concurrent.locks, so the writer
+     * at the head of the queue says so itself: AQS tries a queued thread's acquisition only while it is first in the
+     * queue, and a writer whose attempt fails while getFirstQueuedThread() is itself sets WRITER_FIRST in the same
+     * CAS that confirms the lock is held. A reader is refused while WRITER is set, and while WRITER_FIRST is set and
+     * hasQueuedPredecessors() (another thread is queued ahead of it). While WRITER_FIRST is clear the read path reads
+     * nothing but the state. WRITER_FIRST is cleared by the CAS with which the writer at the head of the queue takes
+     * the lock (a barging writer leaves it for the queued one), and by a writer that gives up (timeout, interrupt),
+     * which cannot tell whether it set the flag: a writer still first sets it again at its next failed attempt.
      *
      * Invariants.
-     * 1. WRITER set implies no readers, and readers > 0 implies WRITER clear: both are entered only by CAS from a
-     *    state that shows neither (a writer) or no WRITER (a reader); a downgrade turns WRITER into one reader in one
-     *    CAS.
-     * 2. No deadlock between the reader rule and the queue: the thread at the head of the AQS queue has no queued
-     *    predecessor, so a reader there is refused only while WRITER is set, and the writer's release wakes it
-     *    (AQS's release calls signalNext). A writer there is refused only while someone holds the lock, and the last
-     *    release (a write release, or a read release to zero readers) wakes it. Readers refused behind it are queued
-     *    behind it and are woken in turn.
-     * 3. Every waiting-writer count is taken back exactly once: by the CAS that acquires with ARG_COUNTED, or by the
-     *    writer after an acquisition that gave up (timeout, interrupt, or an Error thrown out of the AQS).
-     * 4. Every release (write, read, downgrade) is a CAS on the state, the release ordering the facade's swap
+     * 1. WRITER set implies no readers, and readers > 0 implies WRITER clear: a writer enters only by CAS from a
+     *    state without either, a reader only by CAS from a state without WRITER; a downgrade turns WRITER into one
+     *    reader in one CAS.
+     * 2. No deadlock between the reader rule and the queue: the thread at the head of the queue has no queued
+     *    predecessor, so a reader there is refused only while WRITER is set, and the write release wakes it (AQS's
+     *    release calls signalNext). A writer there is refused only while someone holds the lock, and the last
+     *    release (a write release, or a read release to zero readers) wakes it. Threads queued behind it are woken in
+     *    turn. This holds whatever WRITER_FIRST says, so a stale flag costs readers only some barging, never
+     *    liveness.
+     * 3. Every release (write, read, downgrade) is a CAS on the state, the release ordering the facade's swap
      *    protocol relies on. The facade never enters a mode twice from one thread and releases only what the thread
      *    holds (the ReadWritePrimitive contract), so no owner or hold count is recorded or checked.
      *
      * Costs. An uncontended read acquisition is one volatile read and one CAS of the state, its release one CAS (plus
      * AQS's read of its queue head when it leaves the lock free); no ThreadLocal, no per-thread record. Write
-     * acquisitions cost what AqsMutex's do, the release a CAS instead of a store (the waiting-writers count changes
-     * under a held write lock). The class is final so that the facade's type test is one class-pointer comparison.
+     * acquisitions cost what AqsMutex's do, the release a CAS instead of a store (WRITER_FIRST may change under a
+     * held write lock). A failed write attempt also walks to the head of the queue (getFirstQueuedThread). The
+     * class is final so that the facade's type test is one class-pointer comparison.
      */
 
     private static final int WRITER = 1;
-    private static final int WAITING_WRITER_UNIT = 1 << 1;
-    private static final int WAITING_WRITERS_MASK = 0x7FFF << 1;
-    private static final int MAX_WAITING_WRITERS = 0x7FFF;
-    private static final int READER_SHIFT = 16;
+    private static final int WRITER_FIRST = 1 << 1;
+    private static final int READER_SHIFT = 2;
     private static final int READER_UNIT = 1 << READER_SHIFT;
-    private static final int MAX_READERS = 0xFFFF;
+    private static final int MAX_READERS = -1 >>> READER_SHIFT;
 
-    /** Exclusive argument: an attempt by a writer that has not counted itself as waiting. */
-    private static final int ARG_BARGING = 1;
-    /** Exclusive argument: an attempt by a writer counted as waiting; success takes the count back. */
-    private static final int ARG_COUNTED = 2;
     /** Shared release argument: one reader leaves. */
     private static final int ARG_READ = 1;
     /** Shared release argument: the writer becomes one reader. */
@@ -114,18 +108,7 @@ public final class AqsReadWrite implements ReadWritePrimitive {
 
     @Override
     public void lock() {
-        if (!sync.tryAcquire(ARG_BARGING)) {
-            sync.countWaitingWriter();
-            boolean acquired = false;
-            try {
-                sync.acquire(ARG_COUNTED);
-                acquired = true;
-            } finally {
-                if (!acquired) {
-                    sync.uncountWaitingWriter();
-                }
-            }
-        }
+        sync.acquire(1);
     }
 
     @Override
@@ -133,23 +116,20 @@ public final class AqsReadWrite implements ReadWritePrimitive {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
-        if (!sync.tryAcquire(ARG_BARGING)) {
-            sync.countWaitingWriter();
-            boolean acquired = false;
-            try {
-                sync.acquireInterruptibly(ARG_COUNTED);
-                acquired = true;
-            } finally {
-                if (!acquired) {
-                    sync.uncountWaitingWriter();
-                }
-            }
+        if (sync.tryAcquire(1)) {
+            return;
+        }
+        try {
+            sync.acquireInterruptibly(1);
+        } catch (InterruptedException e) {
+            sync.clearWriterFirst(); // it may have waited at the head of the queue
+            throw e;
         }
     }
 
     @Override
     public boolean tryLock() {
-        return sync.tryAcquire(ARG_BARGING);
+        return sync.tryAcquire(1);
     }
 
     @Override
@@ -157,27 +137,26 @@ public final class AqsReadWrite implements ReadWritePrimitive {
         if (Thread.interrupted()) {
             throw new InterruptedException();
         }
-        if (sync.tryAcquire(ARG_BARGING)) {
+        if (sync.tryAcquire(1)) {
             return true;
         }
         if (nanos <= 0L) {
             return false;
         }
-        sync.countWaitingWriter();
         boolean acquired = false;
         try {
-            acquired = sync.tryAcquireNanos(ARG_COUNTED, nanos);
+            acquired = sync.tryAcquireNanos(1, nanos);
             return acquired;
         } finally {
             if (!acquired) {
-                sync.uncountWaitingWriter();
+                sync.clearWriterFirst(); // it may have waited at the head of the queue
             }
         }
     }
 
     @Override
     public void unlock() {
-        sync.release(ARG_BARGING);
+        sync.release(1);
     }
 
     // ------------------------------------------------------------------------------------- read side
@@ -192,7 +171,7 @@ public final class AqsReadWrite implements ReadWritePrimitive {
         sync.acquireSharedInterruptibly(ARG_READ);
     }
 
-    /** Fails while a writer holds the lock, and while a writer waits and another thread is queued ahead. */
+    /** Fails while a writer holds the lock, and while a writer waits at the head of the queue. */
     @Override
     public boolean tryLockShared() {
         return sync.tryAcquireShared(ARG_READ) >= 0;
@@ -223,25 +202,25 @@ public final class AqsReadWrite implements ReadWritePrimitive {
 
     @Override
     public boolean isLocked() {
-        return (sync.state() & ~WAITING_WRITERS_MASK) != 0;
+        return (sync.state() & ~WRITER_FIRST) != 0;
     }
 
     /**
-     * Writers waiting for the lock now (a snapshot): those whose first attempt failed and that have neither acquired
-     * it nor given up yet. While it is non-zero, readers do not overtake threads queued ahead of them.
+     * Whether a writer waits at the head of the queue now (a snapshot): while it does, readers do not overtake the
+     * threads queued ahead of them.
      *
-     * @return the number of waiting writers
+     * @return true if a writer at the head of the queue has found the lock held and waits
      */
-    public int waitingWriters() {
-        return (sync.state() & WAITING_WRITERS_MASK) >>> 1;
+    public boolean isWriterFirstInQueue() {
+        return (sync.state() & WRITER_FIRST) != 0;
     }
 
     @Override
     public String toString() {
         int s = sync.state();
         return "AqsReadWrite[" + strategy + ", "
-                + ((s & WRITER) != 0 ? "write-locked" : (s >>> READER_SHIFT) + " readers") + ", "
-                + ((s & WAITING_WRITERS_MASK) >>> 1) + " writers waiting]";
+                + ((s & WRITER) != 0 ? "write-locked" : (s >>> READER_SHIFT) + " readers")
+                + ((s & WRITER_FIRST) != 0 ? ", a writer first in the queue]" : "]");
     }
 
     /** The state word of the class notes; every change by CAS. */
@@ -252,39 +231,45 @@ public final class AqsReadWrite implements ReadWritePrimitive {
             return getState();
         }
 
-        void countWaitingWriter() {
+        /** After a write acquisition gave up: clears WRITER_FIRST, which the caller may have set. */
+        void clearWriterFirst() {
             for (; ; ) {
                 int c = getState();
-                if (((c & WAITING_WRITERS_MASK) >>> 1) == MAX_WAITING_WRITERS) {
-                    throw new Error("Maximum waiting writers exceeded");
-                }
-                if (compareAndSetState(c, c + WAITING_WRITER_UNIT)) {
-                    return;
-                }
-            }
-        }
-
-        void uncountWaitingWriter() {
-            for (; ; ) {
-                int c = getState();
-                if (compareAndSetState(c, c - WAITING_WRITER_UNIT)) {
+                if ((c & WRITER_FIRST) == 0 || compareAndSetState(c, c & ~WRITER_FIRST)) {
                     return;
                 }
             }
         }
 
         @Override
-        protected boolean tryAcquire(int arg) {
+        protected boolean tryAcquire(int ignored) {
+            int first = 0; // 0 unknown, 1 the caller is first in the queue, -1 it is not
             for (; ; ) {
                 int c = getState();
-                if ((c & ~WAITING_WRITERS_MASK) != 0) {
-                    return false; // held, in either mode
+                if ((c & ~WRITER_FIRST) == 0) {
+                    int next = c | WRITER;
+                    if ((c & WRITER_FIRST) != 0) {
+                        if (first == 0) {
+                            first = getFirstQueuedThread() == Thread.currentThread() ? 1 : -1;
+                        }
+                        if (first > 0) {
+                            next = WRITER; // the waiting writer at the head gets in: readers may barge again later
+                        }
+                    }
+                    if (compareAndSetState(c, next)) {
+                        return true;
+                    }
+                    continue;
                 }
-                int next = arg == ARG_COUNTED ? (c - WAITING_WRITER_UNIT) | WRITER : c | WRITER;
-                if (compareAndSetState(c, next)) {
-                    return true;
+                if ((c & WRITER_FIRST) != 0) {
+                    return false;
                 }
-                // only the waiting-writers count changed, or another thread got it: look again
+                if (first == 0) {
+                    first = getFirstQueuedThread() == Thread.currentThread() ? 1 : -1;
+                }
+                if (first < 0 || compareAndSetState(c, c | WRITER_FIRST)) {
+                    return false; // held; if first in the queue, new readers now queue behind the caller
+                }
             }
         }
 
@@ -305,8 +290,8 @@ public final class AqsReadWrite implements ReadWritePrimitive {
                 if ((c & WRITER) != 0) {
                     return -1;
                 }
-                if ((c & WAITING_WRITERS_MASK) != 0 && hasQueuedPredecessors()) {
-                    return -1; // a writer waits: no overtaking the threads queued ahead
+                if ((c & WRITER_FIRST) != 0 && hasQueuedPredecessors()) {
+                    return -1; // a writer waits at the head of the queue: no overtaking it
                 }
                 if ((c >>> READER_SHIFT) == MAX_READERS) {
                     throw new Error("Maximum lock count exceeded");

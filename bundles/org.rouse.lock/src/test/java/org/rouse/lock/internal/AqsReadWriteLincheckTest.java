@@ -13,7 +13,7 @@ import org.rouse.lock.spi.AqsReadWrite;
  * reader returns -1 if it sees them differ (a writer overlapping it), a downgrading writer reads under the shared
  * hold it downgraded to. Every interleaving of small scenarios must be linearizable against a plain counter, so a
  * reader overlapping a writer, two writers together, a lost update or a lost wake-up (a deadlock between the
- * readers' rule for waiting writers and the AQS queue, or a waiting-writer count never taken back) fails it.
+ * readers' rule for a writer waiting at the head of the queue and the AQS queue itself) fails it.
  */
 public class AqsReadWriteLincheckTest {
 

@@ -24,8 +24,8 @@ import org.rouse.lock.spi.AqsReadWrite;
 
 /**
  * The {@code jdk} read-write primitive, {@link AqsReadWrite}, on real threads: sharing and exclusion, no reentry,
- * downgrading, a waiting writer keeping new readers out and the readers queued behind it getting in after it, the
- * waiting-writer count taken back by writers that time out or are interrupted, timeouts and interrupts of every
+ * downgrading, a writer waiting at the head of the queue keeping new readers out and the readers queued behind it
+ * getting in after it, writers that time out or are interrupted no longer keeping readers out, timeouts and interrupts of every
  * method, a mixed 8-thread run, and a facade over it swapped to {@code adaptive} and back while a writer waits in
  * it. The facade-level contract (reentrancy, write conditions, ...) over it runs in {@link ReadWriteConformanceTest}
  * (subjects {@code jdk} and the fallback).
@@ -136,7 +136,7 @@ class AqsReadWriteTest {
                 },
                 failures);
         awaitParkedIn(writer, "acquire");
-        assertEquals(1, rw.waitingWriters());
+        assertTrue(rw.isWriterFirstInQueue());
         assertFalse(readElsewhere(), "a new reader overtook the waiting writer");
         Thread reader = start(
                 "reader",
@@ -150,19 +150,19 @@ class AqsReadWriteTest {
         rw.unlockShared(); // the last reader out lets the writer in, and the writer's release the reader
         TestThreads.joinAll(List.of(writer, reader), Duration.ofSeconds(10), failures);
         assertEquals(List.of("writer", "reader"), List.copyOf(order));
-        assertEquals(0, rw.waitingWriters());
+        assertFalse(rw.isWriterFirstInQueue());
         assertFalse(rw.isLocked());
     }
 
     @Test
-    void aWriterThatTimesOutIsNoLongerCountedAsWaiting() throws Exception {
+    void aWriterThatTimesOutNoLongerKeepsReadersBehindIt() throws Exception {
         rw.lockShared();
         long start = System.nanoTime();
         boolean got = TestThreads.onOtherThread(() -> rw.tryLockNanos(TimeUnit.MILLISECONDS.toNanos(50)));
         long waited = System.nanoTime() - start;
         assertFalse(got);
         assertTrue(waited >= TimeUnit.MILLISECONDS.toNanos(50), "returned early: " + waited + " ns");
-        assertEquals(0, rw.waitingWriters(), "the timed-out writer is still counted");
+        assertFalse(rw.isWriterFirstInQueue(), "the timed-out writer still keeps readers behind it");
         assertTrue(readElsewhere());
         rw.unlockShared();
         assertTrue(rw.tryLock());
@@ -170,7 +170,7 @@ class AqsReadWriteTest {
     }
 
     @Test
-    void aWriterInterruptedWhileWaitingThrowsAndIsNoLongerCountedAsWaiting() throws Exception {
+    void aWriterInterruptedWhileWaitingThrowsAndNoLongerKeepsReadersBehindIt() throws Exception {
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
         AtomicReference<Throwable> thrown = new AtomicReference<>();
         rw.lockShared();
@@ -186,11 +186,11 @@ class AqsReadWriteTest {
                 },
                 failures);
         awaitParkedIn(writer, "acquireInterruptibly");
-        assertEquals(1, rw.waitingWriters());
+        assertTrue(rw.isWriterFirstInQueue());
         writer.interrupt();
         TestThreads.joinAll(List.of(writer), Duration.ofSeconds(10), failures);
         assertInstanceOf(InterruptedException.class, thrown.get());
-        assertEquals(0, rw.waitingWriters(), "the interrupted writer is still counted");
+        assertFalse(rw.isWriterFirstInQueue(), "the interrupted writer still keeps readers behind it");
         assertTrue(readElsewhere());
         assertFalse(rw.isWriteLocked());
         rw.unlockShared();
@@ -292,7 +292,7 @@ class AqsReadWriteTest {
         rw.unlockShared();
         TestThreads.joinAll(List.of(writer), Duration.ofSeconds(10), failures);
         assertEquals(2, got.get());
-        assertEquals(0, rw.waitingWriters());
+        assertFalse(rw.isWriterFirstInQueue());
     }
 
     @Test
@@ -362,7 +362,7 @@ class AqsReadWriteTest {
         assertEquals(0, violations.get(), "a writer inside together with another thread");
         assertEquals(writes.get(), counter[0], "lost updates");
         assertTrue(writes.get() > 0);
-        assertEquals(0, rw.waitingWriters());
+        assertFalse(rw.isWriterFirstInQueue());
         assertFalse(rw.isLocked());
     }
 
@@ -392,7 +392,7 @@ class AqsReadWriteTest {
                     }
                 },
                 failures);
-        awaitParkedIn(writer, "acquire"); // waiting in the jdk AqsReadWrite, counted as a waiting writer
+        awaitParkedIn(writer, "acquire"); // waiting at the head of the jdk AqsReadWrite's queue
         assertTrue(core.configure("adaptive", new String[0])); // pending: the lock is write-held
         assertEquals("jdk", lock.strategy());
         assertFalse(TestThreads.tryLockElsewhere(lock.readLock()), "a reader got in beside the writer");
