@@ -8,7 +8,11 @@
  * statistics and the swap protocol; consumers only ever hold facades. The engine registered as a
  * {@link org.rouse.lock.spi.LockEngine} service with the highest {@code service.ranking} (then the lowest
  * {@code service.id}) is active.
+ *
+ * <p>Two final classes let an engine hand out the JDK's AQS as a primitive that the front's facades call without
+ * interface dispatch: {@link org.rouse.lock.spi.AqsMutex} (since 1.4) and {@link org.rouse.lock.spi.AqsReadWrite}
+ * (since 1.5).
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.4.0")
+@org.osgi.annotation.versioning.Version("1.5.0")
 package org.rouse.lock.spi;

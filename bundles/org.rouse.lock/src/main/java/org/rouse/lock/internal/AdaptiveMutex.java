@@ -1,10 +1,15 @@
 package org.rouse.lock.internal;
 
+import static org.rouse.lock.internal.AdaptiveWaiter.GRANTED;
+import static org.rouse.lock.internal.AdaptiveWaiter.WAITING;
+import static org.rouse.lock.internal.AdaptiveWaiter.WOKEN;
+
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+import org.rouse.lock.internal.AdaptiveWaiter.Mode;
 import org.rouse.lock.spi.LockPrimitive;
 
 /**
@@ -24,7 +29,7 @@ import org.rouse.lock.spi.LockPrimitive;
  * }
  * }</pre>
  */
-final class AdaptiveMutex implements LockPrimitive {
+final class AdaptiveMutex implements LockPrimitive, AdaptiveWaiter.Queue {
 
     /*
      * Implementation notes.
@@ -47,8 +52,9 @@ final class AdaptiveMutex implements LockPrimitive {
      * PARKED (barging: whoever CASes first wins, parked threads included); while LOCKED is set and PARKED clear,
      * spin with Thread.onSpinWait() up to the adaptive limit. (2) Under the monitor: if LOCKED is clear, retry (1);
      * else set PARKED and queue the node (at the tail; at the head if the node was woken before and lost the race, so
-     * it keeps its place). (3) Park until the node's status leaves WAITING: GRANTED means the lock was handed over
-     * (we own it), WOKEN means an unlock removed us from the queue: clear `woken` and go to (1).
+     * it keeps its place). (3) Park until the node's status leaves WAITING (AdaptiveWaiter.await, the park loop
+     * shared with AdaptiveReadWrite's readers): GRANTED means the lock was handed over (we own it), WOKEN means an
+     * unlock removed us from the queue: clear `woken` and go to (1).
      *
      * Release. Fast path CAS(LOCKED, 0), which fails exactly when PARKED is set. If a woken thread is in flight, the
      * release clears LOCKED by CAS without the monitor or the clock and is done unless `woken` was cleared meanwhile
@@ -87,10 +93,6 @@ final class AdaptiveMutex implements LockPrimitive {
     static final int LOCKED = 1;
     static final int PARKED = 2;
 
-    static final int WAITING = 0;
-    static final int WOKEN = 1;
-    static final int GRANTED = 2;
-
     private static final VarHandle STATE;
     private static final VarHandle WOKEN_NODE;
     private static final VarHandle PARKS;
@@ -100,7 +102,7 @@ final class AdaptiveMutex implements LockPrimitive {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             STATE = lookup.findVarHandle(AdaptiveMutex.class, "state", int.class);
-            WOKEN_NODE = lookup.findVarHandle(AdaptiveMutex.class, "woken", Waiter.class);
+            WOKEN_NODE = lookup.findVarHandle(AdaptiveMutex.class, "woken", AdaptiveWaiter.class);
             PARKS = lookup.findVarHandle(AdaptiveMutex.class, "parks", long.class);
             SPINS = lookup.findVarHandle(AdaptiveMutex.class, "spins", long.class);
         } catch (ReflectiveOperationException e) {
@@ -111,10 +113,10 @@ final class AdaptiveMutex implements LockPrimitive {
     /** LOCKED and PARKED bits; CAS by lockers, volatile stores by the unlocker under the monitor (see notes). */
     private volatile int state;
     /** Parked threads, oldest first; guarded by its own monitor. */
-    private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
+    private final ArrayDeque<AdaptiveWaiter> queue = new ArrayDeque<>();
     /** The node an unlock woke that has not run yet, or null; set under the monitor, cleared by CAS by that node. */
     @SuppressWarnings("unused") // accessed through WOKEN_NODE
-    private volatile Waiter woken;
+    private volatile AdaptiveWaiter woken;
     /** The fairness timer (when an unlock hands over instead of waking); guarded by the monitor. */
     private final FairnessTimer fairness;
     /** Direct hand-offs; guarded by the monitor. */
@@ -128,23 +130,6 @@ final class AdaptiveMutex implements LockPrimitive {
 
     /** The engine's current tuning; read on the slow paths only. */
     private final Supplier<AdaptiveTuning> tuning;
-
-    /** A parked thread; {@code status} moves from WAITING to WOKEN or GRANTED, set by an unlocker. */
-    static final class Waiter {
-        final Thread thread;
-        /** WAITING, WOKEN or GRANTED; written under the monitor, read by the waiting thread. */
-        volatile int status;
-
-        Waiter(Thread thread) {
-            this.thread = thread;
-        }
-    }
-
-    private enum Mode {
-        UNINTERRUPTIBLE,
-        INTERRUPTIBLE,
-        TIMED
-    }
 
     AdaptiveMutex(Supplier<AdaptiveTuning> tuning) {
         this.tuning = tuning;
@@ -230,6 +215,11 @@ final class AdaptiveMutex implements LockPrimitive {
         }
     }
 
+    @Override
+    public void countPark() {
+        PARKS.getAndAdd(this, 1L);
+    }
+
     /** Moves the fairness timer {@code nanos} from now; for tests that need barging or a hand-off on cue. */
     void rearmFairness(long nanos) {
         synchronized (queue) {
@@ -248,62 +238,28 @@ final class AdaptiveMutex implements LockPrimitive {
 
     private boolean acquireSlow(Mode mode, long nanos) throws InterruptedException {
         long deadline = mode == Mode.TIMED ? System.nanoTime() + nanos : 0L;
-        Thread me = Thread.currentThread();
-        Waiter node = null;
-        boolean interrupted = false;
-        try {
-            for (; ; ) {
-                if (spinThenTry(node != null)) {
-                    return true;
-                }
-                if (mode == Mode.TIMED && deadline - System.nanoTime() <= 0L) {
-                    return false; // not queued and not in flight: nothing to pass on
-                }
-                boolean again = node != null;
-                if (again) {
-                    node.status = WAITING;
-                } else {
-                    node = new Waiter(me);
-                }
-                if (!queueUnlessFree(node, again)) {
-                    return true;
-                }
-                for (; ; ) {
-                    int st = node.status;
-                    if (st == GRANTED) {
-                        return true;
-                    }
-                    if (st == WOKEN) {
-                        WOKEN_NODE.compareAndSet(this, node, (Waiter) null); // we run: no longer in flight
-                        break;
-                    }
-                    if (mode == Mode.TIMED) {
-                        long left = deadline - System.nanoTime();
-                        if (left <= 0L) {
-                            return !cancel(node);
-                        }
-                        PARKS.getAndAdd(this, 1L);
-                        LockSupport.parkNanos(this, left);
-                    } else {
-                        PARKS.getAndAdd(this, 1L);
-                        LockSupport.park(this);
-                    }
-                    if (Thread.interrupted()) {
-                        if (mode == Mode.UNINTERRUPTIBLE) {
-                            interrupted = true;
-                        } else if (cancel(node)) {
-                            throw new InterruptedException();
-                        } else {
-                            interrupted = true; // granted meanwhile: we own the lock, report the interrupt
-                            return true;
-                        }
-                    }
-                }
+        AdaptiveWaiter node = null;
+        for (; ; ) {
+            if (spinThenTry(node != null)) {
+                return true;
             }
-        } finally {
-            if (interrupted) {
-                me.interrupt();
+            if (mode == Mode.TIMED && deadline - System.nanoTime() <= 0L) {
+                return false; // not queued and not in flight: nothing to pass on
             }
+            boolean again = node != null;
+            if (again) {
+                node.status = WAITING;
+            } else {
+                node = new AdaptiveWaiter(mode, deadline);
+            }
+            if (!queueUnlessFree(node, again)) {
+                return true;
+            }
+            int outcome = node.await(this);
+            if (outcome != WOKEN) {
+                return outcome == GRANTED;
+            }
+            WOKEN_NODE.compareAndSet(this, node, (AdaptiveWaiter) null); // we run: no longer in flight
         }
     }
 
@@ -344,7 +300,7 @@ final class AdaptiveMutex implements LockPrimitive {
     }
 
     /** Under the monitor: takes the lock if free (returns false), else sets PARKED and queues {@code node}. */
-    private boolean queueUnlessFree(Waiter node, boolean atHead) {
+    private boolean queueUnlessFree(AdaptiveWaiter node, boolean atHead) {
         synchronized (queue) {
             for (; ; ) {
                 int s = state;
@@ -369,7 +325,8 @@ final class AdaptiveMutex implements LockPrimitive {
      * Gives up waiting (timeout, interrupt). Returns false if the lock was handed to {@code node} meanwhile (the
      * caller owns it), true if the caller left.
      */
-    private boolean cancel(Waiter node) {
+    @Override
+    public boolean cancel(AdaptiveWaiter node) {
         Thread wake = null;
         synchronized (queue) {
             int st = node.status;
@@ -383,7 +340,7 @@ final class AdaptiveMutex implements LockPrimitive {
                 }
             } else {
                 // woken, and leaving without competing: pass the wake-up on if the lock is free
-                WOKEN_NODE.compareAndSet(this, node, (Waiter) null);
+                WOKEN_NODE.compareAndSet(this, node, (AdaptiveWaiter) null);
                 if ((state & LOCKED) == 0 && WOKEN_NODE.getVolatile(this) == null) {
                     wake = wakeHead();
                 }
@@ -407,7 +364,7 @@ final class AdaptiveMutex implements LockPrimitive {
 
     /** Under the monitor: removes the head (if any), marks it WOKEN and in flight; returns its thread or null. */
     private Thread wakeHead() {
-        Waiter head = queue.pollFirst();
+        AdaptiveWaiter head = queue.pollFirst();
         if (head == null) {
             return null;
         }
@@ -433,7 +390,7 @@ final class AdaptiveMutex implements LockPrimitive {
         }
         Thread wake;
         synchronized (queue) {
-            Waiter head = queue.peekFirst();
+            AdaptiveWaiter head = queue.peekFirst();
             if (head == null) {
                 state = 0; // PARKED without a queue cannot happen (I1); free the lock all the same
                 return;
@@ -442,7 +399,7 @@ final class AdaptiveMutex implements LockPrimitive {
                 queue.pollFirst();
                 state = queue.isEmpty() ? LOCKED : LOCKED | PARKED; // never free: no barger overtakes
                 handoffs++;
-                WOKEN_NODE.compareAndSet(this, head, (Waiter) null);
+                WOKEN_NODE.compareAndSet(this, head, (AdaptiveWaiter) null);
                 head.status = GRANTED;
                 wake = head.thread;
             } else {

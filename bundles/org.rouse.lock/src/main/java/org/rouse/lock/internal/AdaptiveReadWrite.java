@@ -5,7 +5,7 @@ import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
-import org.rouse.lock.internal.AdaptiveMutex.Waiter;
+import org.rouse.lock.internal.AdaptiveWaiter.Mode;
 import org.rouse.lock.spi.ReadWritePrimitive;
 
 /**
@@ -27,7 +27,7 @@ import org.rouse.lock.spi.ReadWritePrimitive;
  * }
  * }</pre>
  */
-final class AdaptiveReadWrite implements ReadWritePrimitive {
+final class AdaptiveReadWrite implements ReadWritePrimitive, AdaptiveWaiter.Queue {
 
     /*
      * Implementation notes.
@@ -45,7 +45,7 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
      * writer holds the lock or is waiting for the readers inside to leave: no reader may enter), bit
      * READERS_PARKED (the readers' queue is not empty), bit DRAIN_PARKED (the writer is parked until the reader
      * count drops to 0; its thread is in `drainer`), and the count of shared holders from READER_SHIFT up.
-     * `queue`: parked readers' nodes (AdaptiveMutex.Waiter), under its own monitor, which is held for a few
+     * `queue`: parked readers' nodes (AdaptiveWaiter), under its own monitor, which is held for a few
      * instructions and never while parking.
      *
      * Shared acquire. Fast path, optimistic: one atomic add of +1 to the count; if the word it returns has WRITER
@@ -55,7 +55,7 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
      * set, up to the adaptive limit, and only while no reader is parked or the caller was just woken (a parked
      * reader means the writer is slow or preempted); then, under the monitor, take the lock if WRITER is clear, or
      * else set READERS_PARKED in a CAS that confirms WRITER, queue the node and park until its status leaves
-     * WAITING: GRANTED means a fair release counted it in (it holds the lock), WOKEN means go round the loop again.
+     * WAITING (AdaptiveWaiter.await, the park loop shared with AdaptiveMutex): GRANTED means a fair release counted it in (it holds the lock), WOKEN means go round the loop again.
      * Shared release: one atomic add of -1 to the count; the reader that takes it to 0 while DRAIN_PARKED is set
      * unparks `drainer`.
      *
@@ -134,7 +134,7 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
     /** Held by a writer for its whole hold (and while it waits for readers); see I1. */
     private final AdaptiveMutex writers;
     /** Parked readers, oldest first; guarded by its own monitor. */
-    private final ArrayDeque<Waiter> queue = new ArrayDeque<>();
+    private final ArrayDeque<AdaptiveWaiter> queue = new ArrayDeque<>();
     /** When a writer's release lets the parked readers in instead of waking them; guarded by the queue's monitor. */
     private final FairnessTimer fairness;
     /** The writer parked until the readers leave; written by that writer before it sets DRAIN_PARKED. */
@@ -151,12 +151,6 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
 
     /** The engine's current tuning; read on the slow paths only. */
     private final Supplier<AdaptiveTuning> tuning;
-
-    private enum Mode {
-        UNINTERRUPTIBLE,
-        INTERRUPTIBLE,
-        TIMED
-    }
 
     AdaptiveReadWrite(Supplier<AdaptiveTuning> tuning) {
         this.tuning = tuning;
@@ -329,6 +323,11 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
         return readerGrants + writers.handoffs();
     }
 
+    @Override
+    public void countPark() {
+        PARKS.getAndAdd(this, 1L);
+    }
+
     /** Moves the readers' fairness timer {@code nanos} from now; for tests that need waking or granting on cue. */
     void rearmReaderFairness(long nanos) {
         synchronized (queue) {
@@ -482,9 +481,9 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
                 }
             }
             wake = new Thread[n];
-            int status = grant ? AdaptiveMutex.GRANTED : AdaptiveMutex.WOKEN;
+            int status = grant ? AdaptiveWaiter.GRANTED : AdaptiveWaiter.WOKEN;
             for (int i = 0; i < n; i++) {
-                Waiter w = queue.pollFirst();
+                AdaptiveWaiter w = queue.pollFirst();
                 w.status = status;
                 wake[i] = w.thread;
             }
@@ -507,59 +506,27 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
 
     private boolean acquireShared(Mode mode, long nanos) throws InterruptedException {
         long deadline = mode == Mode.TIMED ? System.nanoTime() + nanos : 0L;
-        Thread me = Thread.currentThread();
-        Waiter node = null;
-        boolean interrupted = false;
-        try {
-            for (; ; ) {
-                if (spinShared(node != null)) {
-                    return true;
-                }
-                if (mode == Mode.TIMED && deadline - System.nanoTime() <= 0L) {
-                    return false; // not queued
-                }
-                if (node == null) {
-                    node = new Waiter(me);
-                } else {
-                    node.status = AdaptiveMutex.WAITING; // woken and lost the race: the waker has dequeued it
-                }
-                if (!queueUnlessOpen(node)) {
-                    return true;
-                }
-                for (; ; ) {
-                    int st = node.status;
-                    if (st == AdaptiveMutex.GRANTED) {
-                        return true;
-                    }
-                    if (st == AdaptiveMutex.WOKEN) {
-                        break; // compete again
-                    }
-                    PARKS.getAndAdd(this, 1L);
-                    if (mode == Mode.TIMED) {
-                        long left = deadline - System.nanoTime();
-                        if (left <= 0L) {
-                            return !cancel(node);
-                        }
-                        LockSupport.parkNanos(this, left);
-                    } else {
-                        LockSupport.park(this);
-                    }
-                    if (Thread.interrupted()) {
-                        if (mode == Mode.UNINTERRUPTIBLE) {
-                            interrupted = true;
-                        } else if (cancel(node)) {
-                            throw new InterruptedException();
-                        } else {
-                            interrupted = true; // granted meanwhile: we hold the lock, report the interrupt
-                            return true;
-                        }
-                    }
-                }
+        AdaptiveWaiter node = null;
+        for (; ; ) {
+            if (spinShared(node != null)) {
+                return true;
             }
-        } finally {
-            if (interrupted) {
-                me.interrupt();
+            if (mode == Mode.TIMED && deadline - System.nanoTime() <= 0L) {
+                return false; // not queued
             }
+            if (node == null) {
+                node = new AdaptiveWaiter(mode, deadline);
+            } else {
+                node.status = AdaptiveWaiter.WAITING; // woken and lost the race: the waker has dequeued it
+            }
+            if (!queueUnlessOpen(node)) {
+                return true;
+            }
+            int outcome = node.await(this);
+            if (outcome != AdaptiveWaiter.WOKEN) {
+                return outcome == AdaptiveWaiter.GRANTED;
+            }
+            // woken: compete again
         }
     }
 
@@ -598,7 +565,7 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
     }
 
     /** Under the monitor: enters if WRITER is clear (returns false); else sets READERS_PARKED and queues the node. */
-    private boolean queueUnlessOpen(Waiter node) {
+    private boolean queueUnlessOpen(AdaptiveWaiter node) {
         synchronized (queue) {
             for (; ; ) {
                 int s = state;
@@ -617,13 +584,14 @@ final class AdaptiveReadWrite implements ReadWritePrimitive {
     }
 
     /** Gives up waiting; false if the node was granted meanwhile (the caller holds the lock), true if it left. */
-    private boolean cancel(Waiter node) {
+    @Override
+    public boolean cancel(AdaptiveWaiter node) {
         synchronized (queue) {
             int st = node.status;
-            if (st == AdaptiveMutex.GRANTED) {
+            if (st == AdaptiveWaiter.GRANTED) {
                 return false;
             }
-            if (st == AdaptiveMutex.WAITING) {
+            if (st == AdaptiveWaiter.WAITING) {
                 queue.remove(node);
                 if (queue.isEmpty()) {
                     for (; ; ) { // WRITER is set (I2): only the flag changes

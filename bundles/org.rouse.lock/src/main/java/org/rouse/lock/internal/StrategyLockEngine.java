@@ -175,7 +175,7 @@ public final class StrategyLockEngine implements LockEngine {
             return new AdaptiveReadWrite(this::adaptiveTuning);
         }
         if (JdkReadWrite.STRATEGY.equals(strategy)) {
-            return new JdkReadWrite();
+            return JdkReadWrite.create();
         }
         throw new IllegalArgumentException(
                 "Unknown read-write strategy '" + strategy + "'; offered: " + READ_WRITE_STRATEGIES);

@@ -1,112 +1,24 @@
 package org.rouse.api.internal.lock;
 
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
+import org.rouse.lock.spi.AqsReadWrite;
 import org.rouse.lock.spi.ReadWritePrimitive;
 
 /**
  * The read-write primitive every read-write facade uses while the active engine offers none (no engine, or one
- * that predates read-write primitives): a non-fair {@link ReentrantReadWriteLock}, used without reentry.
+ * that predates read-write primitives): a non-reentrant, non-fair AQS read-write lock ({@link AqsReadWrite})
+ * reporting strategy {@value FallbackMutex#STRATEGY}, so that no facade keeps a class loader of an engine that went
+ * away.
+ *
+ * <pre>{@code
+ * ReadWriteFacade lock = new ReadWriteFacade("routes", "routes", FallbackReadWrite.create());
+ * }</pre>
  */
-final class FallbackReadWrite implements ReadWritePrimitive {
+final class FallbackReadWrite {
 
-    /*
-     * Implementation notes.
-     *
-     * Sources. The JDK's ReentrantReadWriteLock (non-fair): readers block behind a queued writer at the head of the
-     * queue ("apparentlyFirstQueuedIsExclusive"), so writers do not starve in practice. Its releases end in a
-     * volatile write of the AQS state, the release ordering the facade's swap protocol relies on.
-     *
-     * Invariants. A shared attempt that does not wait never overtakes a queued writer (tryLockShared). The facade
-     * never enters a mode twice from one thread; a downgrade takes the read lock while
-     * holding the write lock and then releases the write lock, which ReentrantReadWriteLock allows and which no
-     * writer can overtake.
-     */
+    private FallbackReadWrite() {}
 
-    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock(false);
-
-    @Override
-    public String strategy() {
-        return FallbackMutex.STRATEGY;
-    }
-
-    @Override
-    public void lock() {
-        lock.writeLock().lock();
-    }
-
-    @Override
-    public void lockInterruptibly() throws InterruptedException {
-        lock.writeLock().lockInterruptibly();
-    }
-
-    @Override
-    public boolean tryLock() {
-        return lock.writeLock().tryLock();
-    }
-
-    @Override
-    public boolean tryLockNanos(long nanos) throws InterruptedException {
-        return lock.writeLock().tryLock(nanos, TimeUnit.NANOSECONDS);
-    }
-
-    @Override
-    public void unlock() {
-        lock.writeLock().unlock();
-    }
-
-    @Override
-    public void lockShared() {
-        lock.readLock().lock();
-    }
-
-    @Override
-    public void lockSharedInterruptibly() throws InterruptedException {
-        lock.readLock().lockInterruptibly();
-    }
-
-    /**
-     * Unlike the read lock's barging {@code tryLock()}, does not overtake a writer at the head of the queue, just as
-     * the read lock's {@code lock()} does not: a timed attempt with no time applies {@code lock()}'s rule and never
-     * waits. The facade starts every read acquisition here, so a barging attempt would let overlapping readers keep
-     * a queued writer out indefinitely. With the interrupt status set (which the timed attempt would throw for), it
-     * falls back to the barging attempt and keeps the status.
-     */
-    @Override
-    public boolean tryLockShared() {
-        if (!Thread.currentThread().isInterrupted()) {
-            try {
-                return lock.readLock().tryLock(0L, TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt(); // interrupted just now: keep the status
-            }
-        }
-        return lock.readLock().tryLock();
-    }
-
-    @Override
-    public boolean tryLockSharedNanos(long nanos) throws InterruptedException {
-        return lock.readLock().tryLock(nanos, TimeUnit.NANOSECONDS);
-    }
-
-    @Override
-    public void unlockShared() {
-        lock.readLock().unlock();
-    }
-
-    @Override
-    public void downgrade() {
-        lock.readLock().lock();
-        lock.writeLock().unlock();
-    }
-
-    @Override
-    public boolean isWriteLocked() {
-        return lock.isWriteLocked();
-    }
-
-    @Override
-    public boolean isLocked() {
-        return lock.isWriteLocked() || lock.getReadLockCount() > 0;
+    /** A new, free fallback read-write primitive. */
+    static ReadWritePrimitive create() {
+        return new AqsReadWrite(FallbackMutex.STRATEGY);
     }
 }

@@ -420,7 +420,7 @@ public final class LockFrontCore {
 
     private static ReadWritePrimitive newReadWritePrimitive(LockEngine active, String strategy) {
         if (active == null || !readWriteStrategies(active).contains(strategy)) {
-            return new FallbackReadWrite();
+            return FallbackReadWrite.create();
         }
         try {
             return Arguments.notNull(active.newReadWritePrimitive(strategy), "primitive");
@@ -430,7 +430,7 @@ public final class LockFrontCore {
                     active.name(),
                     strategy,
                     e);
-            return new FallbackReadWrite();
+            return FallbackReadWrite.create();
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.concurrent.locks.Lock;
 import org.rouse.api.internal.Arguments;
 import org.rouse.lock.LockStatistics;
 import org.rouse.lock.SwappableReadWriteLock;
+import org.rouse.lock.spi.AqsReadWrite;
 import org.rouse.lock.spi.ReadWritePrimitive;
 
 /**
@@ -16,7 +17,7 @@ import org.rouse.lock.spi.ReadWritePrimitive;
  * swappable, non-reentrant {@link ReadWritePrimitive}.
  *
  * <pre>{@code
- * ReadWriteFacade lock = new ReadWriteFacade("routes", "routes", new FallbackReadWrite());
+ * ReadWriteFacade lock = new ReadWriteFacade("routes", "routes", FallbackReadWrite.create());
  * lock.readLock().lock();
  * try {
  *     // ... read
@@ -49,6 +50,13 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
      * covers them. A final write unlock with such reads left downgrades the primitive (exclusive to shared, atomic in
      * the primitive) instead of releasing it, and the reads now hold it shared (via = that primitive); a pending swap
      * then waits for the final read unlock.
+     *
+     * Dispatch. The acquire and release calls into a primitive go through exclusiveTry, exclusiveLock, ...,
+     * sharedUnlock, which call an AqsReadWrite (the `jdk` and `fallback` strategies; a final class) directly after one
+     * class-pointer comparison, for the reason LockFacade's notes give for AqsMutex: once three or more primitive
+     * classes have passed through this code's call sites, an interface call there is megamorphic (never inlined).
+     * AqsReadWrite also keeps no per-thread read counts of its own, so a reader pays for one ReadHold lookup (the
+     * facade's), not two as over a ReentrantReadWriteLock.
      *
      * Swap (never blocks the swapper): swapTo(next) stores pending = next and calls helpPendingSwap(): if
      * current.tryLock() (exclusive) succeeds and it is still current, the swapper holds the only admission ticket of
@@ -333,13 +341,13 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
     private void helpPendingSwap() {
         while (PENDING.getVolatile(this) != null) {
             ReadWritePrimitive p = current;
-            if (!p.tryLock()) {
+            if (!exclusiveTry(p)) {
                 return; // its holders re-check pending after releasing it
             }
             if (p == current) {
                 swapWhileOwning(p);
             }
-            p.unlock();
+            exclusiveUnlock(p);
         }
     }
 
@@ -358,6 +366,76 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
         }
     }
 
+    // -------------------------------------------------------------------------------- calls into a primitive
+
+    // The calls into a primitive on the acquisition and release paths. An AqsReadWrite (final; the `jdk` and
+    // `fallback` strategies) is called directly: one class-pointer comparison, then an inlined call, whatever other
+    // primitive classes this code has seen, so those strategies never pay a megamorphic interface dispatch.
+
+    private static boolean exclusiveTry(ReadWritePrimitive p) {
+        return p instanceof AqsReadWrite a ? a.tryLock() : p.tryLock();
+    }
+
+    private static void exclusiveLock(ReadWritePrimitive p) {
+        if (p instanceof AqsReadWrite a) {
+            a.lock();
+        } else {
+            p.lock();
+        }
+    }
+
+    private static void exclusiveLockInterruptibly(ReadWritePrimitive p) throws InterruptedException {
+        if (p instanceof AqsReadWrite a) {
+            a.lockInterruptibly();
+        } else {
+            p.lockInterruptibly();
+        }
+    }
+
+    private static boolean exclusiveTryNanos(ReadWritePrimitive p, long nanos) throws InterruptedException {
+        return p instanceof AqsReadWrite a ? a.tryLockNanos(nanos) : p.tryLockNanos(nanos);
+    }
+
+    private static void exclusiveUnlock(ReadWritePrimitive p) {
+        if (p instanceof AqsReadWrite a) {
+            a.unlock();
+        } else {
+            p.unlock();
+        }
+    }
+
+    private static boolean sharedTry(ReadWritePrimitive p) {
+        return p instanceof AqsReadWrite a ? a.tryLockShared() : p.tryLockShared();
+    }
+
+    private static void sharedLock(ReadWritePrimitive p) {
+        if (p instanceof AqsReadWrite a) {
+            a.lockShared();
+        } else {
+            p.lockShared();
+        }
+    }
+
+    private static void sharedLockInterruptibly(ReadWritePrimitive p) throws InterruptedException {
+        if (p instanceof AqsReadWrite a) {
+            a.lockSharedInterruptibly();
+        } else {
+            p.lockSharedInterruptibly();
+        }
+    }
+
+    private static boolean sharedTryNanos(ReadWritePrimitive p, long nanos) throws InterruptedException {
+        return p instanceof AqsReadWrite a ? a.tryLockSharedNanos(nanos) : p.tryLockSharedNanos(nanos);
+    }
+
+    private static void sharedUnlock(ReadWritePrimitive p) {
+        if (p instanceof AqsReadWrite a) {
+            a.unlockShared();
+        } else {
+            p.unlockShared();
+        }
+    }
+
     // -------------------------------------------------------------------------------------- write side
 
     private void checkWriteHeld() {
@@ -370,13 +448,13 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
     private boolean tryWriteFast() {
         for (; ; ) {
             ReadWritePrimitive p = current;
-            if (!p.tryLock()) {
+            if (!exclusiveTry(p)) {
                 return false;
             }
             if (p == current) {
                 return true;
             }
-            p.unlock(); // a stale primitive: swapped while we were getting it
+            exclusiveUnlock(p); // a stale primitive: swapped while we were getting it
         }
     }
 
@@ -388,12 +466,12 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
         long start = System.nanoTime();
         for (; ; ) {
             ReadWritePrimitive p = current;
-            p.lock();
+            exclusiveLock(p);
             if (p == current) {
                 writeAcquiredContended(me, start);
                 return;
             }
-            p.unlock();
+            exclusiveUnlock(p);
         }
     }
 
@@ -473,7 +551,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
         }
         ReadWritePrimitive held = current;
         swapWhileOwning(held);
-        held.unlock();
+        exclusiveUnlock(held);
         if (PENDING.getVolatile(this) != null) {
             helpPendingSwap();
         }
@@ -511,14 +589,14 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
     private boolean tryReadFast(ReadHold h) {
         for (; ; ) {
             ReadWritePrimitive p = current;
-            if (!p.tryLockShared()) {
+            if (!sharedTry(p)) {
                 return false;
             }
             if (p == current) {
                 h.via = p;
                 return true;
             }
-            p.unlockShared();
+            sharedUnlock(p);
         }
     }
 
@@ -565,7 +643,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
             ReadWritePrimitive p = h.via;
             if (p != null) {
                 h.via = null;
-                p.unlockShared();
+                sharedUnlock(p);
                 if (PENDING.getVolatile(this) != null) {
                     helpPendingSwap();
                 }
@@ -585,12 +663,12 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
             long start = System.nanoTime();
             for (; ; ) {
                 ReadWritePrimitive p = current;
-                p.lockShared();
+                sharedLock(p);
                 if (p == current) {
                     readAcquiredContended(h, p, start);
                     return;
                 }
-                p.unlockShared();
+                sharedUnlock(p);
             }
         }
 
@@ -607,7 +685,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
             for (; ; ) {
                 ReadWritePrimitive p = current;
                 try {
-                    p.lockSharedInterruptibly();
+                    sharedLockInterruptibly(p);
                 } catch (InterruptedException e) {
                     helpPendingSwap();
                     throw e;
@@ -616,7 +694,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
                     readAcquiredContended(h, p, start);
                     return;
                 }
-                p.unlockShared();
+                sharedUnlock(p);
             }
         }
 
@@ -649,7 +727,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
                 ReadWritePrimitive p = current;
                 boolean got;
                 try {
-                    got = p.tryLockSharedNanos(remaining);
+                    got = sharedTryNanos(p, remaining);
                 } catch (InterruptedException e) {
                     helpPendingSwap();
                     throw e;
@@ -659,7 +737,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
                         readAcquiredContended(h, p, start);
                         return true;
                     }
-                    p.unlockShared();
+                    sharedUnlock(p);
                 }
             }
         }
@@ -707,7 +785,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
             for (; ; ) {
                 ReadWritePrimitive p = current;
                 try {
-                    p.lockInterruptibly();
+                    exclusiveLockInterruptibly(p);
                 } catch (InterruptedException e) {
                     helpPendingSwap();
                     throw e;
@@ -716,7 +794,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
                     writeAcquiredContended(me, start);
                     return;
                 }
-                p.unlock();
+                exclusiveUnlock(p);
             }
         }
 
@@ -758,7 +836,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
                 ReadWritePrimitive p = current;
                 boolean got;
                 try {
-                    got = p.tryLockNanos(remaining);
+                    got = exclusiveTryNanos(p, remaining);
                 } catch (InterruptedException e) {
                     helpPendingSwap();
                     throw e;
@@ -768,7 +846,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
                         writeAcquiredContended(me, start);
                         return true;
                     }
-                    p.unlock();
+                    exclusiveUnlock(p);
                 }
             }
         }

@@ -1,0 +1,120 @@
+package org.rouse.lock.internal;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One slow acquisition of an {@code adaptive} primitive ({@link AdaptiveMutex}, and the readers of
+ * {@link AdaptiveReadWrite}) while its thread is queued: the node the primitive's queue holds, and the park loop both
+ * primitives run until an unlock wakes or grants it. The primitive queues the node under its own monitor and sets
+ * {@link #status}; the waiting thread runs {@link #await(Queue)}.
+ *
+ * <pre>{@code
+ * AdaptiveWaiter node = new AdaptiveWaiter(AdaptiveWaiter.Mode.TIMED, deadline);
+ * // queue the node under the primitive's monitor, then:
+ * int outcome = node.await(primitive); // GRANTED, WOKEN or LEFT
+ * }</pre>
+ */
+final class AdaptiveWaiter {
+
+    /*
+     * Implementation notes.
+     *
+     * Sources. AQS's acquire loop for the interrupt rules: an uninterruptible wait clears interrupts while it parks
+     * (parking with the status set would return at once, a busy loop) and sets the status again as it returns, so
+     * a caller that waits once more after WOKEN parks at most once in vain per interrupt; an interruptible or timed
+     * wait that gives up asks the queue to take the node out, which fails if an unlock granted it the lock
+     * meanwhile, and then the caller owns the lock and the interrupt is reported instead.
+     *
+     * Invariants. `status` leaves WAITING only by an unlocker's write under the primitive's monitor, after which the
+     * node is out of the queue; `await` parks only while it reads WAITING, so an unpark that precedes the park is
+     * not lost (LockSupport's permit). Each park is counted once, when it is about to happen.
+     */
+
+    /** Queued, neither woken nor granted. */
+    static final int WAITING = 0;
+    /** Taken out of the queue and unparked by an unlock: compete for the lock again. */
+    static final int WOKEN = 1;
+    /** Handed the lock by an unlock: the waiting thread holds it. */
+    static final int GRANTED = 2;
+    /** Returned by {@link #await} when the deadline passed and the node left the queue (never a status). */
+    static final int LEFT = 3;
+
+    /** How an acquisition waits. */
+    enum Mode {
+        UNINTERRUPTIBLE,
+        INTERRUPTIBLE,
+        TIMED
+    }
+
+    /** What the primitive whose queue holds the node provides to its park loop. */
+    interface Queue {
+        /**
+         * Takes {@code node} out of the queue as it gives up (timeout, interrupt), passing on a wake-up it will not
+         * use; false if the node was granted the lock meanwhile (the caller holds it), true if it left.
+         */
+        boolean cancel(AdaptiveWaiter node);
+
+        /** Counts one park of a waiting thread. */
+        void countPark();
+    }
+
+    /** The waiting thread, which unlockers unpark. */
+    final Thread thread;
+    /** WAITING, WOKEN or GRANTED; written by the waiting thread before it queues and by unlockers under the monitor. */
+    volatile int status;
+
+    private final Mode mode;
+    /** The {@code System.nanoTime()} deadline of a TIMED wait; unused otherwise. */
+    private final long deadline;
+    /** A node for the calling thread's acquisition in {@code mode}, until {@code deadline} if TIMED. */
+    AdaptiveWaiter(Mode mode, long deadline) {
+        this.thread = Thread.currentThread();
+        this.mode = mode;
+        this.deadline = deadline;
+    }
+
+    /**
+     * Parks until the node leaves WAITING. Returns GRANTED (the caller holds the lock), WOKEN (compete again) or, for
+     * a TIMED wait whose deadline passed, LEFT (the node left the queue). An INTERRUPTIBLE or TIMED wait that is
+     * interrupted leaves the queue and throws, unless it was granted meanwhile (then GRANTED, with the interrupt
+     * status set); an UNINTERRUPTIBLE wait returns with the status set if it was interrupted.
+     *
+     * @throws InterruptedException if interrupted while waiting in INTERRUPTIBLE or TIMED mode, after leaving
+     */
+    int await(Queue queue) throws InterruptedException {
+        boolean interrupted = false;
+        try {
+            for (; ; ) {
+                int st = status;
+                if (st != WAITING) {
+                    return st;
+                }
+                if (mode == Mode.TIMED) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0L) {
+                        return queue.cancel(this) ? LEFT : GRANTED;
+                    }
+                    queue.countPark();
+                    LockSupport.parkNanos(queue, left);
+                } else {
+                    queue.countPark();
+                    LockSupport.park(queue);
+                }
+                if (Thread.interrupted()) {
+                    if (mode == Mode.UNINTERRUPTIBLE) {
+                        interrupted = true; // parking again with the status set would return at once
+                    } else if (queue.cancel(this)) {
+                        throw new InterruptedException();
+                    } else {
+                        interrupted = true; // granted meanwhile: the caller holds the lock, report the interrupt
+                        return GRANTED;
+                    }
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
