@@ -1,109 +1,23 @@
 package org.rouse.lock.internal;
 
-import org.jetbrains.kotlinx.lincheck.LinChecker;
-import org.jetbrains.kotlinx.lincheck.annotations.Operation;
-import org.jetbrains.kotlinx.lincheck.strategy.managed.modelchecking.ModelCheckingOptions;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
+import org.rouse.lock.spi.ReadWritePrimitive;
 
 /**
- * Lincheck bounded model check of the {@code adaptive} read-write primitive: a writer updates two fields one after
- * the other, non-atomically, under the exclusive lock; a reader reads both under the shared lock and returns -1 if
- * they differ (a writer overlapping it), which the sequential specification never returns; a downgrading writer
- * reads under the shared hold it downgraded to. Every interleaving of small scenarios must be linearizable against
- * a plain counter, so a reader overlapping a writer, two writers together, a lost update or a lost wake-up (a
- * deadlock) fails it. Spinning is off and the fairness bound 1 ns, so the interleavings cover queueing, parking
+ * {@link ReadWriteLincheckModel}'s model check of the {@code adaptive} read-write primitive. Spinning is off and the fairness bound 1 ns, so the interleavings cover queueing, parking
  * and direct hand-offs (writers by the writers' mutex, parked readers counted in by a writer's release);
  * {@link AdaptiveReadWriteBargingLincheckTest} covers waking and barging.
  */
-public class AdaptiveReadWriteLincheckTest {
-
-    private final AdaptiveReadWrite lock = new AdaptiveReadWrite(this::tuning);
-    private int first;
-    private int second;
+public class AdaptiveReadWriteLincheckTest extends ReadWriteLincheckModel {
 
     public AdaptiveReadWriteLincheckTest() {}
+
+    @Override
+    protected ReadWritePrimitive newLock() {
+        return new AdaptiveReadWrite(this::tuning);
+    }
 
     /** Spinning off, and a fairness bound of 1 ns: every release with threads parked is a direct hand-off. */
     protected AdaptiveTuning tuning() {
         return new AdaptiveTuning(0, 1L);
-    }
-
-    @Operation
-    public int increment() {
-        lock.lock();
-        try {
-            first = first + 1;
-            second = second + 1;
-            return second;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    @Operation
-    public int get() {
-        lock.lockShared();
-        try {
-            int a = first;
-            int b = second;
-            return a == b ? a : -1;
-        } finally {
-            lock.unlockShared();
-        }
-    }
-
-    @Operation
-    public int incrementThenGet() {
-        lock.lock();
-        first = first + 1;
-        second = second + 1;
-        lock.downgrade();
-        try {
-            int a = first;
-            int b = second;
-            return a == b ? a : -1;
-        } finally {
-            lock.unlockShared();
-        }
-    }
-
-    @Test
-    @Timeout(120)
-    void linearizable() {
-        ModelCheckingOptions options = new ModelCheckingOptions()
-                .iterations(6)
-                .invocationsPerIteration(50)
-                .threads(3)
-                .actorsPerThread(2)
-                .sequentialSpecification(Counter.class);
-        LinChecker.check(getClass(), options);
-    }
-
-    /** The sequential specification. */
-    public static final class Counter {
-        private int value;
-
-        public int increment() {
-            return ++value;
-        }
-
-        public int get() {
-            return value;
-        }
-
-        public int incrementThenGet() {
-            return ++value;
-        }
-
-        @Override
-        public boolean equals(Object other) {
-            return other instanceof Counter counter && counter.value == value;
-        }
-
-        @Override
-        public int hashCode() {
-            return value;
-        }
     }
 }
