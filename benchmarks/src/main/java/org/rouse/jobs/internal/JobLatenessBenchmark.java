@@ -4,7 +4,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -15,9 +14,6 @@ import org.HdrHistogram.Recorder;
 import org.quartz.DisallowConcurrentExecution;
 import org.quartz.JobExecutionContext;
 import org.quartz.Scheduler;
-import org.rouse.api.internal.timer.BundleTimerView;
-import org.rouse.api.internal.timer.TimerFrontCore;
-import org.rouse.timer.internal.WheelTimerEngine;
 
 /**
  * Lateness of local whiteboard jobs against the two ways Sling-era schedulers run the same jobs, side by side in one
@@ -121,25 +117,13 @@ public final class JobLatenessBenchmark {
     }
 
     private static void runRouse(int jobs, int seconds) throws InterruptedException {
-        WheelTimerEngine engine = WheelTimerEngine.started(4);
-        TimerFrontCore front = new TimerFrontCore();
-        front.swapTo(engine);
-        BundleTimerView view = front.newView("org.rouse.jobs");
-        ThreadPoolExecutor pool = pool();
-        JobsCore core = new JobsCore(view, pool);
-        for (int i = 0; i < jobs; i++) {
-            Map<String, Object> properties =
-                    Map.of("scheduler.period", 1L, "scheduler.immediate", true, "scheduler.name", "job-" + i);
-            long registered = System.nanoTime();
-            core.add(i, "bench [0]", "Runnable", properties::get, Executors.callable(() -> record(registered)));
+        try (BenchJobs whiteboard = BenchJobs.start(null, THREADS)) {
+            for (int i = 0; i < jobs; i++) {
+                long registered = System.nanoTime();
+                whiteboard.addPeriodic("job-" + i, 1, null, () -> record(registered));
+            }
+            runFor(seconds);
         }
-        runFor(seconds);
-        core.close();
-        front.release(view);
-        front.swapTo(null);
-        engine.shutdown();
-        pool.shutdown();
-        pool.awaitTermination(10, TimeUnit.SECONDS);
     }
 
     private static void runStpe(int jobs, int seconds) throws InterruptedException {
