@@ -163,8 +163,11 @@ class WorkerPoolTest {
     @Test
     void queuesThenRejectsNamingBusyThreadsAndQueuedUpcalls() throws InterruptedException {
         WorkerPool pool = pool(0, 2, 2, true, LONG_IDLE_NANOS);
-        CountDownLatch release = new CountDownLatch(1);
-        occupy(pool, shared(release, 2));
+        // Two latches, so that one freed worker drains the backlog alone: with both freed at once the two
+        // queued upcalls run in parallel and their order says nothing about the queue's.
+        CountDownLatch releaseOne = new CountDownLatch(1);
+        CountDownLatch releaseOther = new CountDownLatch(1);
+        occupy(pool, releaseOne, releaseOther);
         List<String> order = new ArrayList<>();
         CountDownLatch queuedRan = new CountDownLatch(2);
         for (String label : new String[] {"first", "second"}) {
@@ -186,12 +189,13 @@ class WorkerPoolTest {
                 rejected.getMessage().contains("2 threads busy and 2 upcalls queued"),
                 "message names the saturation: " + rejected.getMessage());
 
-        release.countDown();
-        assertTrue(queuedRan.await(10, TimeUnit.SECONDS));
-        await().atMost(Duration.ofSeconds(10)).until(() -> pool.completed() == 4);
+        releaseOne.countDown();
+        assertTrue(queuedRan.await(10, TimeUnit.SECONDS), "the one freed worker runs the whole backlog");
         synchronized (order) {
             assertEquals(List.of("first", "second"), order, "the backlog is FIFO");
         }
+        releaseOther.countDown();
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.completed() == 4);
         assertEquals(2, pool.threadsCreated());
     }
 
