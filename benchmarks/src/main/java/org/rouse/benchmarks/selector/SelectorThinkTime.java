@@ -71,6 +71,7 @@ public final class SelectorThinkTime implements Scenario {
                         ServerSetup.rouseInline(),
                         ServerSetup.rouseNoWatch(),
                         ServerSetup.rouseGrowAtOnce(),
+                        ServerSetup.rouseNoSpin(),
                         ServerSetup.blocking(),
                         ServerSetup.nioInline(),
                         ServerSetup.nettyOffloaded(),
