@@ -71,11 +71,6 @@ public final class BenchmarkEngines {
             return new Tuning(settings.withMostRecentlyIdleFirst(mostRecentlyIdleFirst));
         }
 
-        /** With another spin at the start of each watch ({@code watch.spin.us}; 0 = block at once). */
-        public Tuning withWatchSpinMicros(long micros) {
-            return new Tuning(settings.withWatchSpinMicros(micros));
-        }
-
         /** With {@code count} select loops. */
         public Tuning withLoops(int count) {
             return new Tuning(settings.withLoops(count));

@@ -65,7 +65,6 @@ public final class SelectorSequential implements Scenario {
         setups.add(ServerSetup.rouseWatch(100));
         setups.add(ServerSetup.rouseNoWatch());
         setups.add(ServerSetup.rouseGrowAtOnce());
-        setups.add(ServerSetup.rouseNoSpin());
         if (connections > 1) {
             setups.add(ServerSetup.rouseTwoLoops()); // one connection would use one loop only
         }

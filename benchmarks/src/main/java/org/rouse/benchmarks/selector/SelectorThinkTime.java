@@ -71,7 +71,6 @@ public final class SelectorThinkTime implements Scenario {
                         ServerSetup.rouseInline(),
                         ServerSetup.rouseNoWatch(),
                         ServerSetup.rouseGrowAtOnce(),
-                        ServerSetup.rouseNoSpin(),
                         ServerSetup.blocking(),
                         ServerSetup.nioInline(),
                         ServerSetup.nettyOffloaded(),

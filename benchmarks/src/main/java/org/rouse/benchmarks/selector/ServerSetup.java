@@ -51,8 +51,8 @@ record ServerSetup(String name, String description, Factory factory) {
                 ROUSE_POOL,
                 "Rouse selector front + NIO engine, default configuration: the handler runs on the worker pool; when"
                         + " it returns the worker watches the channel for up to 1 ms (watch.period.us=1000, while the"
-                        + " pool has workers to spare; polling for the first 50 µs, watch.spin.us=50) and serves the"
-                        + " next request itself, else the channel is re-armed and the loop woken",
+                        + " pool has workers to spare) and serves the next request itself, else the channel is"
+                        + " re-armed and the loop woken",
                 Tuning.DEFAULTS);
     }
 
@@ -63,15 +63,6 @@ record ServerSetup(String name, String description, Factory factory) {
                 "pool dispatch with pool.grow.after.micros=0: with no idle worker an upcall starts a thread at once"
                         + " (up to the maximum) instead of waiting up to 2 ms for a busy worker",
                 Tuning.DEFAULTS.withGrowAfterMicros(0));
-    }
-
-    /** Rouse's pool dispatch with a watch that blocks at once, without polling first. */
-    static ServerSetup rouseNoSpin() {
-        return rouse(
-                "Rouse, pool, no watch spin",
-                "pool dispatch with watch.spin.us=0: the watch after an upcall blocks in select at once instead of"
-                        + " polling its channel for the first 50 µs",
-                Tuning.DEFAULTS.withWatchSpinMicros(0));
     }
 
     /** Rouse's pool dispatch without the watch period: every re-arm goes through the loop. */

@@ -41,15 +41,6 @@ final class ConnectionWatcher {
      * Thread.onSpinWait(). After a hit the key stays registered, so a chain of calls on one connection registers it
      * once.
      *
-     * The spin (`spinNanos`, at most the period). Before it blocks, a watch of a period of one millisecond or more
-     * polls selectNow() for up to the spin, calling Thread.yield() between polls. A peer calling back to back sends
-     * its next request within a few tens of microseconds of the reply (measured: docs/performance.md, the selector's
-     * think-time decomposition), so the worker is still running when it arrives and the call pays no wake-up of a
-     * blocked thread, which on a virtual machine with an idle processor costs tens of microseconds. The yield keeps a
-     * spinning worker from holding a processor that a runnable thread (the peer itself, on the same machine, or
-     * another worker) wants; a worker alone on its processor keeps polling. The spin ends early when the watch is
-     * cut short.
-     *
      * Watching workers are soft-idle capacity. A watch is visible in `active` from begin(), before the engine decides
      * whether to wait at all. When the loop hands off an upcall and no worker is idle, the engine cuts one watch short
      * (cutOneShort: claim the watch's `cut` flag by CAS, then wake its private selector) and queues the upcall without
@@ -66,8 +57,8 @@ final class ConnectionWatcher {
      *    would delay the channel's close).
      *
      * Costs. A hit costs the worker one select and the loop nothing (no queued change, no wakeup); a chain of hits
-     * costs one registration. A miss costs up to the period of the worker's time: the spin polling, the rest blocked
-     * (all of it polling for periods under 1 ms), then a cancel and a selectNow().
+     * costs one registration. A miss costs up to the period of the worker's time, blocked, or spinning for periods
+     * under 1 ms, then a cancel and a selectNow().
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(ConnectionWatcher.class);
@@ -75,9 +66,6 @@ final class ConnectionWatcher {
     private static final long NANOS_PER_MILLI = TimeUnit.MILLISECONDS.toNanos(1);
 
     private final long periodNanos;
-
-    /** How long a blocking watch polls first; at most the period, 0 for periods under 1 ms (they poll throughout). */
-    private final long spinNanos;
 
     /** Watches in progress, so one can be cut short; each watching worker adds and removes its own. */
     private final ConcurrentLinkedQueue<Watch> active = new ConcurrentLinkedQueue<>();
@@ -94,16 +82,11 @@ final class ConnectionWatcher {
     /** Watches that ended with the channel not ready (handed back to the loop); any worker increments. */
     private final AtomicLong misses = new AtomicLong();
 
-    /** Hits found while a watch was still spinning (a subset of `hits`); any worker increments. */
-    private final AtomicLong spinningHits = new AtomicLong();
-
     /** Watches cut short for another channel's upcall; any thread increments. */
     private final AtomicLong cutShort = new AtomicLong();
 
-    ConnectionWatcher(long periodMicros, long spinMicros) {
+    ConnectionWatcher(long periodMicros) {
         this.periodNanos = TimeUnit.MICROSECONDS.toNanos(periodMicros);
-        this.spinNanos =
-                periodNanos < NANOS_PER_MILLI ? 0 : Math.min(periodNanos, TimeUnit.MICROSECONDS.toNanos(spinMicros));
     }
 
     /** Whether watching is on at all. */
@@ -250,11 +233,6 @@ final class ConnectionWatcher {
         return hits.get();
     }
 
-    /** Hits found while the watch was still polling (see the spin in the notes). */
-    long spinningHits() {
-        return spinningHits.get();
-    }
-
     long misses() {
         return misses.get();
     }
@@ -269,21 +247,6 @@ final class ConnectionWatcher {
 
     private int awaitReady(Watch watch, SelectionKey key, long deadline) throws IOException {
         Selector selector = watch.selector;
-        if (spinNanos > 0) {
-            long spinEnd = deadline - periodNanos + spinNanos;
-            do {
-                if (selector.selectNow() > 0 || !selector.selectedKeys().isEmpty()) {
-                    int ready = key.readyOps();
-                    selector.selectedKeys().clear();
-                    spinningHits.incrementAndGet();
-                    return ready;
-                }
-                if (watch.cut.get() || Thread.currentThread().isInterrupted()) {
-                    return 0;
-                }
-                Thread.yield(); // a runnable thread that wants this processor (the peer, another worker) gets it
-            } while (spinEnd - System.nanoTime() > 0);
-        }
         boolean poll = periodNanos < NANOS_PER_MILLI;
         while (true) {
             long left = deadline - System.nanoTime();

@@ -30,8 +30,6 @@ import org.slf4j.LoggerFactory;
  * @param growAfterMicros how long an upcall may wait for a busy worker before the pool starts a thread for it (while
  *     it has fewer than {@code maxThreads}, and at least one worker per recently active channel: below that a
  *     thread starts at once); 0 = start one at once
- * @param watchSpinMicros how long the start of a watch polls its channel, yielding between polls, before it blocks
- *     for the rest of the period; 0 = block at once
  */
 public record EngineSettings(
         int coreThreads,
@@ -44,8 +42,7 @@ public record EngineSettings(
         long watchPeriodMicros,
         boolean wakeupAfterUpcall,
         long loopWaitTimeoutMs,
-        long growAfterMicros,
-        long watchSpinMicros) {
+        long growAfterMicros) {
 
     static final int DEFAULT_CORE_THREADS = 2;
     static final int DEFAULT_MAX_THREADS = 64;
@@ -61,8 +58,6 @@ public record EngineSettings(
     static final long MAX_LOOP_WAIT_TIMEOUT_MS = 600_000;
     static final long DEFAULT_GROW_AFTER_MICROS = 2_000;
     static final long MAX_GROW_AFTER_MICROS = 1_000_000;
-    static final long DEFAULT_WATCH_SPIN_MICROS = 50;
-    static final long MAX_WATCH_SPIN_MICROS = 1_000_000;
 
     /** The defaults of {@link SelectorEngineConfig}. */
     public static final EngineSettings DEFAULTS = new EngineSettings(
@@ -76,8 +71,7 @@ public record EngineSettings(
             DEFAULT_WATCH_PERIOD_MICROS,
             true,
             DEFAULT_LOOP_WAIT_TIMEOUT_MS,
-            DEFAULT_GROW_AFTER_MICROS,
-            DEFAULT_WATCH_SPIN_MICROS);
+            DEFAULT_GROW_AFTER_MICROS);
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineSettings.class);
 
@@ -98,8 +92,7 @@ public record EngineSettings(
                 check.inRange("watch.period.us", config.watch_period_us(), 0, MAX_WATCH_PERIOD_MICROS),
                 config.wakeup_after_upcall(),
                 check.inRange("loop.wait.timeout.ms", config.loop_wait_timeout_ms(), 1, MAX_LOOP_WAIT_TIMEOUT_MS),
-                check.inRange("pool.grow.after.micros", config.pool_grow_after_micros(), 0, MAX_GROW_AFTER_MICROS),
-                check.inRange("watch.spin.us", config.watch_spin_us(), 0, MAX_WATCH_SPIN_MICROS));
+                check.inRange("pool.grow.after.micros", config.pool_grow_after_micros(), 0, MAX_GROW_AFTER_MICROS));
         if (settings.maxThreads < settings.coreThreads) {
             check.problem(
                     "pool.max.threads", settings.maxThreads, "at least pool.core.threads = " + settings.coreThreads);
@@ -156,13 +149,6 @@ public record EngineSettings(
         return copy.settings();
     }
 
-    /** These settings with another spin at the start of each watch; 0 = none. */
-    public EngineSettings withWatchSpinMicros(long micros) {
-        Copy copy = new Copy(this);
-        copy.watchSpinMicros = micros;
-        return copy.settings();
-    }
-
     /** These settings with another bound on waiting for a loop. */
     EngineSettings withLoopWaitTimeoutMs(long millis) {
         Copy copy = new Copy(this);
@@ -190,7 +176,6 @@ public record EngineSettings(
         boolean wakeupAfterUpcall;
         long loopWaitTimeoutMs;
         long growAfterMicros;
-        long watchSpinMicros;
 
         Copy(EngineSettings from) {
             coreThreads = from.coreThreads;
@@ -204,7 +189,6 @@ public record EngineSettings(
             wakeupAfterUpcall = from.wakeupAfterUpcall;
             loopWaitTimeoutMs = from.loopWaitTimeoutMs;
             growAfterMicros = from.growAfterMicros;
-            watchSpinMicros = from.watchSpinMicros;
         }
 
         EngineSettings settings() {
@@ -219,8 +203,7 @@ public record EngineSettings(
                     watchPeriodMicros,
                     wakeupAfterUpcall,
                     loopWaitTimeoutMs,
-                    growAfterMicros,
-                    watchSpinMicros);
+                    growAfterMicros);
         }
     }
 }

@@ -163,7 +163,7 @@ public final class NioSelectorEngine implements SelectorEngine {
     NioSelectorEngine(EngineSettings settings) {
         this.settings = settings;
         this.name = "nio-" + INSTANCES.incrementAndGet();
-        this.watcher = new ConnectionWatcher(settings.watchPeriodMicros(), settings.watchSpinMicros());
+        this.watcher = new ConnectionWatcher(settings.watchPeriodMicros());
         this.loops = new SelectLoop[settings.loops()];
         this.assignedPerLoop = new int[loops.length];
         SelectLoop.Host host = new LoopHost();
@@ -407,7 +407,6 @@ public final class NioSelectorEngine implements SelectorEngine {
         counters.put("pool.queued", (long) workers.queued());
         counters.put("pool.completed", workers.completed());
         counters.put("watch.hits", watcher.hits());
-        counters.put("watch.hits.spinning", watcher.spinningHits());
         counters.put("watch.misses", watcher.misses());
         counters.put("watch.cut.short", watcher.cutShort());
         counters.put("watch.active", (long) watcher.watching());

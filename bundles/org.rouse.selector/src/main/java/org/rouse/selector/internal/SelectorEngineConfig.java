@@ -90,17 +90,6 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     long watch_period_us() default EngineSettings.DEFAULT_WATCH_PERIOD_MICROS;
 
     @AttributeDefinition(
-            name = "Watch spin (µs)",
-            description = "The first part of each watch period polls the channel, yielding the processor between"
-                    + " polls, before the worker blocks for the rest of the period: a call that arrives within it"
-                    + " finds the worker running and pays no thread wake-up. Costs up to this much worker CPU per"
-                    + " watch (less when other threads want the processor). Capped by watch.period.us; 0 blocks at"
-                    + " once. 0 to 1000000.",
-            min = "0",
-            max = "1000000")
-    long watch_spin_us() default EngineSettings.DEFAULT_WATCH_SPIN_MICROS;
-
-    @AttributeDefinition(
             name = "Wake after upcall",
             description = "Wake the loop when an update (such as the re-arm after an upcall) comes from another"
                     + " thread. Turn off only to reproduce the omniORB bug in benchmarks: a re-armed channel then"

@@ -19,12 +19,11 @@ class EngineSettingsTest {
             long watch_period_us,
             boolean wakeup_after_upcall,
             long loop_wait_timeout_ms,
-            long pool_grow_after_micros,
-            long watch_spin_us)
+            long pool_grow_after_micros)
             implements SelectorEngineConfig {
 
         static Config valid() {
-            return new Config(0, 8, 5, 100, false, 3, 250, 200, false, 750, 300, 40);
+            return new Config(0, 8, 5, 100, false, 3, 250, 200, false, 750, 300);
         }
 
         Config withLoops(int value) {
@@ -39,8 +38,7 @@ class EngineSettingsTest {
                     watch_period_us,
                     wakeup_after_upcall,
                     loop_wait_timeout_ms,
-                    pool_grow_after_micros,
-                    watch_spin_us);
+                    pool_grow_after_micros);
         }
 
         Config withWatch(long value) {
@@ -55,8 +53,7 @@ class EngineSettingsTest {
                     value,
                     wakeup_after_upcall,
                     loop_wait_timeout_ms,
-                    pool_grow_after_micros,
-                    watch_spin_us);
+                    pool_grow_after_micros);
         }
 
         Config withLoopWait(long value) {
@@ -71,8 +68,7 @@ class EngineSettingsTest {
                     watch_period_us,
                     wakeup_after_upcall,
                     value,
-                    pool_grow_after_micros,
-                    watch_spin_us);
+                    pool_grow_after_micros);
         }
 
         Config withGrowAfter(long value) {
@@ -87,23 +83,6 @@ class EngineSettingsTest {
                     watch_period_us,
                     wakeup_after_upcall,
                     loop_wait_timeout_ms,
-                    value,
-                    watch_spin_us);
-        }
-
-        Config withWatchSpin(long value) {
-            return new Config(
-                    pool_core_threads,
-                    pool_max_threads,
-                    pool_idle_timeout_seconds,
-                    pool_queue_capacity,
-                    pool_most_recently_idle_first,
-                    loops,
-                    select_timeout_ms,
-                    watch_period_us,
-                    wakeup_after_upcall,
-                    loop_wait_timeout_ms,
-                    pool_grow_after_micros,
                     value);
         }
 
@@ -119,8 +98,7 @@ class EngineSettingsTest {
                     watch_period_us,
                     wakeup_after_upcall,
                     loop_wait_timeout_ms,
-                    pool_grow_after_micros,
-                    watch_spin_us);
+                    pool_grow_after_micros);
         }
 
         @Override
@@ -133,7 +111,7 @@ class EngineSettingsTest {
     void aValidConfigurationIsTakenAsIs() {
         EngineSettings settings = EngineSettings.from(Config.valid());
 
-        assertEquals(new EngineSettings(0, 8, 5, 100, false, 3, 250, 200, false, 750, 300, 40), settings);
+        assertEquals(new EngineSettings(0, 8, 5, 100, false, 3, 250, 200, false, 750, 300), settings);
     }
 
     @Test
@@ -144,8 +122,6 @@ class EngineSettingsTest {
         assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withLoops(65)));
         assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withWatch(-1)));
         assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withWatch(1_000_001)));
-        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withWatchSpin(-1)));
-        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withWatchSpin(1_000_001)));
         assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withLoopWait(0)));
         assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withLoopWait(600_001)));
         assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withGrowAfter(-1)));

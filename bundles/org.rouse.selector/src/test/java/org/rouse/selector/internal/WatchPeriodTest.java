@@ -77,39 +77,6 @@ class WatchPeriodTest {
     }
 
     @Test
-    void aCallThatArrivesWhileTheWatchSpinsIsFoundByPolling() throws Exception {
-        // the spin covers the whole 100 ms period: every call after the first arrives while the worker polls
-        NioSelectorEngine engine = rig.engine(
-                Rig.settings(600_000, true).withWatchPeriodMicros(100_000).withWatchSpinMicros(100_000));
-        rig.core.swapTo(engine);
-        SocketChannel client = rig.connect(echoServer(rig.view()));
-
-        for (long i = 0; i < 200; i++) {
-            assertEquals(i, Rig.call(client, i));
-        }
-
-        long hits = counter(engine, "watch.hits");
-        long spinning = counter(engine, "watch.hits.spinning");
-        assertTrue(spinning >= 100, "calls found while the worker polled: " + engine.counters());
-        assertTrue(spinning <= hits, "a spinning hit is a hit: " + engine.counters());
-    }
-
-    @Test
-    void withoutASpinAWatchBlocksAtOnce() throws Exception {
-        NioSelectorEngine engine = rig.engine(
-                Rig.settings(600_000, true).withWatchPeriodMicros(100_000).withWatchSpinMicros(0));
-        rig.core.swapTo(engine);
-        SocketChannel client = rig.connect(echoServer(rig.view()));
-
-        for (long i = 0; i < 200; i++) {
-            assertEquals(i, Rig.call(client, i));
-        }
-
-        assertTrue(counter(engine, "watch.hits") >= 100, "the blocking watch found the calls: " + engine.counters());
-        assertEquals(0L, counter(engine, "watch.hits.spinning"), "no watch polled");
-    }
-
-    @Test
     void aWorkerNeverWatchesWhenItIsTheLastOneOtherChannelsCouldGet() throws Exception {
         NioSelectorEngine engine =
                 rig.engine(Rig.settings(600_000, true).withPool(1, 1, 60).withWatchPeriodMicros(500_000));
