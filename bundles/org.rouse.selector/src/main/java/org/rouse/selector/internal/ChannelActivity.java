@@ -1,8 +1,6 @@
 package org.rouse.selector.internal;
 
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.rouse.selector.spi.SelectorEntry;
 
 /**
  * How many of an engine's channels were recently active: handed to the worker pool for an upcall within the last
@@ -18,28 +16,31 @@ final class ChannelActivity {
     /*
      * Implementation notes.
      *
-     * Layout. `marks` maps every attached entry to the epoch in which it was last marked (added by attach, removed by
-     * detach, deregister and drain, so a channel that left is never counted again once its epoch ends). The epoch is
-     * System.nanoTime() / `windowNanos`. `epoch`, `current` and `previous` describe the window: the epoch being
-     * counted, the distinct channels marked in it, and the count of the epoch before it (0 if that one was skipped).
+     * Layout. Each attachment of an entry to the engine (Attachment, the key attachment of its channel) records the
+     * epoch in which it was last marked, so the hand-off path reads and writes a field of an object it already holds.
+     * The epoch is System.nanoTime() / `windowNanos`. `epoch`, `current` and `previous` describe the window: the epoch
+     * being counted, the distinct channels marked in it, and the count of the epoch before it (0 if that one was
+     * skipped).
      *
-     * Algorithm. mark() (a loop thread, once per hand-off to the pool) reads the clock; if the epoch moved on it rolls
-     * the counts under `this` (one thread rolls, the others see the new epoch); then, if the entry's recorded epoch
-     * differs, it records the new one and increments `current`. Each entry is marked by the one loop it is assigned
-     * to or by the worker holding it, never both at once (the hand-off between them goes through the pool's lock or
-     * the loop's queue), so its record has one writer at a time. A mark racing a roll may land in the epoch just closed and be lost
-     * from the new one: the channel then counts again at its next hand-off. That, and counting a channel once per
-     * epoch rather than per sliding window, are the estimate's only errors.
+     * Algorithm. mark() (a loop thread at each hand-off to the pool, or the worker running a watched chain of upcalls)
+     * reads the clock; if the epoch moved on it rolls the counts under `this` (one thread rolls, the others see the new
+     * epoch); then, if the attachment's recorded epoch differs, it records the new one and increments `current`. The
+     * caller has just seen the attachment attached (the loop checks Attachment.attached before it hands off, a watch
+     * before it runs the next upcall), so a channel that left is not marked again; one that left still counts in the
+     * epochs it was marked in, until they end. A channel detached and attached again gets a new Attachment and counts
+     * again in that epoch, as a channel that left and a new one would.
      *
-     * Costs. One nanoTime, one map lookup and two volatile reads per hand-off and per watched call; an increment once per channel per
-     * epoch; a short lock once per epoch.
+     * Errors of the estimate. A mark racing a roll may land in the epoch just closed and be lost from the new one: the
+     * channel then counts again at its next hand-off. An attachment is marked by one thread at a time, except when a
+     * re-arm racing an upcall lets the loop hand off the channel again while its worker still runs (the second dispatch
+     * returns at once): two marks may then both count it. And a channel counts once per epoch, not per sliding window.
+     *
+     * Costs. One nanoTime, one volatile read and a field compare per hand-off and per watched call; an increment once
+     * per channel per epoch; a short lock once per epoch.
      */
 
     /** The window's length in nanoseconds; at least 1. */
     private final long windowNanos;
-
-    /** Attached entries to the epoch they were last marked in (a one-element array, written by one thread at a time). */
-    private final ConcurrentHashMap<SelectorEntry, long[]> marks = new ConcurrentHashMap<>();
 
     /** The epoch being counted; written under `this` by roll(), read lock-free by mark(). */
     private volatile long epoch;
@@ -55,37 +56,18 @@ final class ChannelActivity {
         this.epoch = System.nanoTime() / this.windowNanos;
     }
 
-    /** A channel joined the engine (attach). */
-    void add(SelectorEntry entry) {
-        marks.putIfAbsent(entry, new long[] {Long.MIN_VALUE});
-    }
-
-    /** A channel left the engine (detach, deregister, drain). */
-    void remove(SelectorEntry entry) {
-        marks.remove(entry);
-    }
-
-    /** Every channel left the engine (drain). */
-    void clear() {
-        marks.clear();
-    }
-
     /**
-     * Records that {@code entry} has an upcall now; called by the loop the entry is assigned to when it hands the
-     * entry to the pool, or by the worker running the entry's upcalls when its watch finds the next one (never both
-     * at once: the loop does not select a channel while a worker has it).
+     * Records that the channel of {@code attachment} has an upcall now; called by the loop the entry is assigned to
+     * when it hands the entry to the pool, or by the worker running the entry's upcalls when its watch finds the next
+     * one, in either case just after seeing the attachment still attached.
      */
-    void mark(SelectorEntry entry) {
-        long[] last = marks.get(entry);
-        if (last == null) {
-            return;
-        }
+    void mark(Attachment attachment) {
         long now = System.nanoTime() / windowNanos;
         if (now != epoch) {
             roll(now);
         }
-        if (last[0] != now) {
-            last[0] = now;
+        if (attachment.markedEpoch != now) {
+            attachment.markedEpoch = now;
             current.incrementAndGet();
         }
     }

@@ -46,12 +46,15 @@ public final class NioSelectorEngine implements SelectorEngine {
      * connectionWatchPeriod for the watch period (see ConnectionWatcher); loops, selectors and wakeup coalescing: see
      * SelectLoop.
      *
-     * Layout. `attached` maps every entry that belongs to this engine to the loop it is assigned to; attach adds (to
-     * the loop with the fewest entries, counted in `assignedPerLoop`), detach removes and drain empties it, all under
-     * `stateLock`, which also guards `draining` (`closed` is written under it). `upcallOnThisThread` is each
-     * worker's record of the pool upcall it runs (its entry, its watch session, and the ready ops of the next upcall
-     * a watch found). `activity` (ChannelActivity) follows `attached` and counts the channels recently handed to the
-     * pool, the pool's demand.
+     * Layout. `attached` maps every entry that belongs to this engine to its Attachment (the loop it is assigned to,
+     * a flag that says it is still attached, and its activity epoch); attach adds (to the loop with the fewest
+     * entries, counted in `assignedPerLoop`), detach removes and drain empties it, all under `stateLock`, which also
+     * guards `draining` (`closed` is written under it); whoever removes a mapping clears its Attachment's flag in the
+     * same critical section. The Attachment is also the key attachment of the channel in its loop's selector, so the
+     * loop's hand-off (processSelected, submit) and a watched chain of upcalls read membership and mark activity on an
+     * object they hold, with no lookup in `attached`. `upcallOnThisThread` is each worker's record of the pool upcall
+     * it runs (its attachment, its watch session, and the ready ops of the next upcall a watch found). `activity`
+     * (ChannelActivity) counts the channels recently handed to the pool, the pool's demand.
      *
      * Algorithm. Pool upcalls and the watch period: a loop hands a ready pool entry to submit(), which runs
      * entry.dispatch on a worker. The front's dispatch ends by calling update(entry) on the engine active then, from
@@ -67,7 +70,7 @@ public final class NioSelectorEngine implements SelectorEngine {
      * factory) cannot run its queued deregisterAll. The drain then returns every entry anyway and logs the stuck
      * loop's stack; nothing is lost, because the stuck loop runs the queued deregisterAll as soon as the callback
      * returns (its task queue is FIFO, so before any later attach), and until then it dispatches nothing it no
-     * longer owns (processSelected checks Host.owns). The next engine registers the channels alongside (a channel
+     * longer owns (processSelected checks Attachment.attached). The next engine registers the channels alongside (a channel
      * may belong to several selectors); the entry whose callback is stuck has interest 0 there until its upcall
      * returns and re-arms it. `flushing` keeps the drain's flush visible to cancels until every loop has run it.
      *
@@ -83,7 +86,7 @@ public final class NioSelectorEngine implements SelectorEngine {
      *
      * Invariants.
      * 1. attach/drain are linearizable: both run under `stateLock`, and an attach overlapping a drain (`draining`)
-     *    returns false. The selector operations a loop runs for an entry check membership (SelectLoop.Host.owns)
+     *    returns false. The selector operations a loop runs for an entry check membership (Attachment.attached)
      *    when they run, so work queued before a drain or detach is skipped. After a drain the engine is empty and
      *    accepts entries again, so the front can fall back to it later.
      * 2. No two upcalls of one channel overlap: the loop's key stays disarmed while the worker watches and runs, and
@@ -110,11 +113,14 @@ public final class NioSelectorEngine implements SelectorEngine {
     private final WorkerPool workers;
     private final ConnectionWatcher watcher;
 
-    /** Channels recently with an upcall; entries follow `attached` (under stateLock), marked by loops and watches. */
+    /** Channels recently with an upcall; marked by loops and watches on each entry's Attachment. */
     private final ChannelActivity activity;
 
-    /** Entry to the loop it is assigned to; changed under stateLock (a loop may remove one it failed to register). */
-    private final ConcurrentHashMap<SelectorEntry, SelectLoop> attached = new ConcurrentHashMap<>();
+    /**
+     * Entry to its attachment (and so its loop); changed under stateLock (a loop may remove one it failed to
+     * register), which clears the removed Attachment's flag in the same critical section.
+     */
+    private final ConcurrentHashMap<SelectorEntry, Attachment> attached = new ConcurrentHashMap<>();
 
     private final Object stateLock = new Object();
 
@@ -203,12 +209,12 @@ public final class NioSelectorEngine implements SelectorEngine {
                 return false;
             }
             loop = leastAssigned();
-            if (attached.putIfAbsent(entry, loop) != null) {
+            Attachment attachment = new Attachment(entry, loop);
+            if (attached.putIfAbsent(entry, attachment) != null) {
                 return true; // already attached here
             }
             assignedPerLoop[loop.index()]++;
-            activity.add(entry);
-            loop.attach(entry); // queued unless on that loop's thread: under the lock, so a drain comes after it
+            loop.attach(attachment); // queued unless on that loop's thread: under the lock, so a drain comes after it
         }
         if (!loop.onLoop()) {
             requestWakeup(loop);
@@ -218,13 +224,14 @@ public final class NioSelectorEngine implements SelectorEngine {
 
     @Override
     public void update(SelectorEntry entry) {
-        SelectLoop loop = attached.get(entry);
-        if (loop == null) {
+        Attachment attachment = attached.get(entry);
+        if (attachment == null) {
             return; // a queued attach reads the entry's operations when it runs
         }
-        if (watcher.enabled() && watchedNextUpcall(entry, loop)) {
+        if (watcher.enabled() && watchedNextUpcall(attachment)) {
             return;
         }
+        SelectLoop loop = attachment.loop;
         boolean wake = settings.wakeupAfterUpcall() && !loop.onLoop();
         if (wake) {
             wakeupsRequested.incrementAndGet();
@@ -236,11 +243,12 @@ public final class NioSelectorEngine implements SelectorEngine {
     public boolean detach(SelectorEntry entry) {
         SelectLoop loop;
         synchronized (stateLock) {
-            loop = attached.remove(entry);
-            if (loop == null) {
+            Attachment attachment = attached.remove(entry);
+            if (attachment == null) {
                 return false;
             }
-            activity.remove(entry);
+            attachment.attached = false;
+            loop = attachment.loop;
             assignedPerLoop[loop.index()]--;
             if (closed) {
                 return true;
@@ -255,13 +263,14 @@ public final class NioSelectorEngine implements SelectorEngine {
 
     @Override
     public CompletionStage<Void> deregister(SelectorEntry entry) {
-        SelectLoop loop;
+        SelectLoop loop = null;
         CompletableFuture<Void> keyFlushed = null;
         CompletableFuture<Void> drainFlushed;
         synchronized (stateLock) {
-            loop = attached.remove(entry);
-            if (loop != null) {
-                activity.remove(entry);
+            Attachment attachment = attached.remove(entry);
+            if (attachment != null) {
+                attachment.attached = false;
+                loop = attachment.loop;
                 assignedPerLoop[loop.index()]--;
                 if (!closed) {
                     keyFlushed = loop.detach(entry); // already complete on that loop's own thread
@@ -317,9 +326,12 @@ public final class NioSelectorEngine implements SelectorEngine {
                 return List.of();
             }
             draining = true;
-            entries = new ArrayList<>(attached.keySet());
+            entries = new ArrayList<>(attached.size());
+            for (Attachment attachment : attached.values()) {
+                attachment.attached = false;
+                entries.add(attachment.entry);
+            }
             attached.clear();
-            activity.clear();
             Arrays.fill(assignedPerLoop, 0);
             for (SelectLoop loop : loops) {
                 CompletableFuture<Void> done = new CompletableFuture<>();
@@ -465,6 +477,9 @@ public final class NioSelectorEngine implements SelectorEngine {
             }
             closed = true;
             left = attached.size();
+            for (Attachment attachment : attached.values()) {
+                attachment.attached = false;
+            }
             attached.clear();
         }
         if (left > 0) {
@@ -623,11 +638,12 @@ public final class NioSelectorEngine implements SelectorEngine {
      * The end of an upcall on a worker (update called from the worker running it): watches the channel and, if it
      * becomes ready while attached to the same loop, records the next upcall for the worker instead of re-arming.
      */
-    private boolean watchedNextUpcall(SelectorEntry entry, SelectLoop loop) {
+    private boolean watchedNextUpcall(Attachment attachment) {
         Upcall upcall = upcallOnThisThread.get();
-        if (upcall == null || upcall.entry != entry || upcall.nextOps != 0 || !upcall.tracked) {
+        if (upcall == null || upcall.attachment != attachment || upcall.nextOps != 0 || !upcall.tracked) {
             return false;
         }
+        SelectorEntry entry = attachment.entry;
         ConnectionWatcher.Watch watch = watcher.begin(upcall.session); // cuttable from here: counts as soft-idle
         if (watch == null) {
             return false;
@@ -638,7 +654,7 @@ public final class NioSelectorEngine implements SelectorEngine {
             return false;
         }
         int ready = watcher.await(watch, upcall.session, entry.channel(), interest) & entry.interestOps();
-        if (ready == 0 || attached.get(entry) != loop) {
+        if (ready == 0 || !attachment.attached) {
             return false;
         }
         upcall.nextOps = ready;
@@ -646,13 +662,14 @@ public final class NioSelectorEngine implements SelectorEngine {
     }
 
     /** Runs a pool upcall, and the upcalls the watch period finds ready after it, on the calling worker. */
-    private void runUpcalls(SelectLoop loop, SelectorEntry entry, int readyOps) {
+    private void runUpcalls(Attachment attachment, int readyOps) {
+        SelectorEntry entry = attachment.entry;
         if (!watcher.enabled()) {
             dispatchSafely(entry, readyOps);
-            loop.afterUpcall();
+            attachment.loop.afterUpcall();
             return;
         }
-        Upcall upcall = new Upcall(entry);
+        Upcall upcall = new Upcall(attachment);
         upcallOnThisThread.set(upcall);
         // before the front's dispatch reads the registration's state (see the notes); a second task of the same
         // entry (briefly possible during a swap) is not tracked and therefore never watches
@@ -664,7 +681,7 @@ public final class NioSelectorEngine implements SelectorEngine {
                 dispatchSafely(entry, ops);
                 ops = upcall.nextOps;
                 if (ops != 0) {
-                    activity.mark(entry); // a chain of watched calls never passes the loop's hand-off
+                    activity.mark(attachment); // a chain of watched calls never passes the loop's hand-off
                 }
             } while (ops != 0);
         } finally {
@@ -675,7 +692,7 @@ public final class NioSelectorEngine implements SelectorEngine {
             }
             upcall.end();
         }
-        loop.afterUpcall();
+        attachment.loop.afterUpcall();
     }
 
     private void dispatchSafely(SelectorEntry entry, int readyOps) {
@@ -693,6 +710,7 @@ public final class NioSelectorEngine implements SelectorEngine {
     private static final class Upcall {
         private static final CompletableFuture<Void> ENDED = CompletableFuture.completedFuture(null);
 
+        final Attachment attachment;
         final SelectorEntry entry;
         final ConnectionWatcher.Session session = new ConnectionWatcher.Session();
         int nextOps;
@@ -703,8 +721,9 @@ public final class NioSelectorEngine implements SelectorEngine {
         /** Null, a future a deregistering thread waits on, or ENDED once the task ended; by CAS. */
         private final AtomicReference<CompletableFuture<Void>> end = new AtomicReference<>();
 
-        Upcall(SelectorEntry entry) {
-            this.entry = entry;
+        Upcall(Attachment attachment) {
+            this.attachment = attachment;
+            this.entry = attachment.entry;
         }
 
         /** A stage completed when this task has ended (and with it its watch registration). */
@@ -727,24 +746,19 @@ public final class NioSelectorEngine implements SelectorEngine {
     private final class LoopHost implements SelectLoop.Host {
 
         @Override
-        public boolean owns(SelectorEntry entry, SelectLoop loop) {
-            return attached.get(entry) == loop;
-        }
-
-        @Override
-        public void registrationFailed(SelectorEntry entry, SelectLoop loop) {
+        public void registrationFailed(Attachment attachment) {
             synchronized (stateLock) {
-                if (attached.remove(entry, loop)) {
-                    activity.remove(entry);
-                    assignedPerLoop[loop.index()]--;
+                if (attached.remove(attachment.entry, attachment)) {
+                    attachment.attached = false;
+                    assignedPerLoop[attachment.loop.index()]--;
                 }
             }
         }
 
         @Override
-        public void submit(SelectLoop loop, SelectorEntry entry, int readyOps) {
-            Runnable upcall = () -> runUpcalls(loop, entry, readyOps);
-            activity.mark(entry);
+        public void submit(Attachment attachment, int readyOps) {
+            Runnable upcall = () -> runUpcalls(attachment, readyOps);
+            activity.mark(attachment);
             if (watcher.enabled()
                     && !workers.hasIdleWorker()
                     && !workers.belowDemand() // below it the pool grows at once and every watch runs on

@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One select loop of a {@link NioSelectorEngine}: a thread ({@code rouse-selector-loop-N}) that owns one
  * {@link Selector}, applies the registration changes other threads queue for it, selects, and runs or hands off the
- * upcalls of its ready channels. The engine decides which entries belong to which loop ({@link Host#owns}) and
- * where pool upcalls run ({@link Host#submit}).
+ * upcalls of its ready channels. The engine decides which entries belong to which loop (each {@link Attachment} names
+ * its loop and says whether it is still attached) and where pool upcalls run ({@link Host#submit}).
  */
 final class SelectLoop {
 
@@ -36,7 +36,8 @@ final class SelectLoop {
      * (a channel may be registered with two selectors at once, which the rebuild relies on).
      *
      * Layout. Ownership: this loop's thread alone touches its Selector and keys (register, interestOps, cancel,
-     * select). Other threads hand it work through `pending`, which the loop runs before every select; the loop
+     * select). Each key's attachment is the engine's Attachment of its entry, so a selected key gives the entry and
+     * whether it is still attached without a lookup. Other threads hand it work through `pending`, which the loop runs before every select; the loop
      * thread applies its own attach/update/detach at once. `overflow` (loop thread only) holds ready pool entries a
      * saturated pool refused.
      *
@@ -55,8 +56,8 @@ final class SelectLoop {
      * after that one selectNow. Keys selectNow finds ready stay in the selected set for the next round.
      *
      * Invariants.
-     * 1. Queued work re-checks membership (Host.owns) when it runs, so work queued before a detach or drain is
-     *    skipped.
+     * 1. Queued work and every selected key re-check membership (Attachment.attached, which the engine clears when it
+     *    lets the entry go) when they run, so work queued, or readiness selected, before a detach or drain is skipped.
      * 2. Wakeup coalescing: `awake` is true except from just before the loop checks for pending work until select
      *    returns. wakeup() writes selector.wakeup() only if it flips `awake` from false to true, so at most one
      *    wakeup is written per select cycle and none while the loop is awake. No wakeup is lost (Dekker-style): the
@@ -73,18 +74,16 @@ final class SelectLoop {
     /** What a loop needs from its engine. */
     interface Host {
 
-        /** Whether {@code entry} is attached to the engine and assigned to {@code loop}. */
-        boolean owns(SelectorEntry entry, SelectLoop loop);
-
-        /** The loop could not register {@code entry}'s channel: forget it. */
-        void registrationFailed(SelectorEntry entry, SelectLoop loop);
+        /** The loop could not register the channel of {@code attachment}: forget it. */
+        void registrationFailed(Attachment attachment);
 
         /**
-         * Runs the upcall {@code entry.dispatch(readyOps)} on a worker, then calls {@link #afterUpcall()}.
+         * Runs the upcall {@code attachment.entry.dispatch(readyOps)} on a worker, then calls {@link #afterUpcall()}.
+         * Called by the loop thread of {@code attachment.loop}, just after seeing it attached.
          *
          * @throws RejectedExecutionException if every worker is busy and the queue is full
          */
-        void submit(SelectLoop loop, SelectorEntry entry, int readyOps);
+        void submit(Attachment attachment, int readyOps);
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(SelectLoop.class);
@@ -158,11 +157,11 @@ final class SelectLoop {
     }
 
     /** Registers the entry's channel: at once on the loop thread, else queued (the caller wakes the loop). */
-    void attach(SelectorEntry entry) {
+    void attach(Attachment attachment) {
         if (onLoop()) {
-            attachNow(entry);
+            attachNow(attachment);
         } else {
-            pending.add(() -> attachNow(entry));
+            pending.add(() -> attachNow(attachment));
         }
     }
 
@@ -391,8 +390,8 @@ final class SelectLoop {
             try {
                 Object attachment = key.attachment();
                 SelectionKey movedKey = key.channel().register(fresh, key.interestOps(), attachment);
-                if (attachment instanceof SelectorEntry entry) {
-                    entry.engineSlot(movedKey);
+                if (attachment instanceof Attachment attached && attached.attached) {
+                    attached.entry.engineSlot(movedKey);
                 }
                 key.cancel();
                 moved++;
@@ -446,7 +445,7 @@ final class SelectLoop {
         SelectionKey[] keys = selected.toArray(new SelectionKey[0]);
         selected.clear(); // a flush in attachNow may select more while we dispatch: they wait for the next round
         for (SelectionKey key : keys) {
-            SelectorEntry entry = (SelectorEntry) key.attachment();
+            Attachment attachment = (Attachment) key.attachment();
             int ready;
             try {
                 ready = key.readyOps() & key.interestOps();
@@ -456,10 +455,11 @@ final class SelectLoop {
             if (ready == 0) {
                 continue;
             }
-            if (!host.owns(entry, this)) {
+            if (!attachment.attached) {
                 key.cancel(); // detached or drained meanwhile
                 continue;
             }
+            SelectorEntry entry = attachment.entry;
             if (entry.inline()) {
                 dispatchSafely(entry, ready);
             } else {
@@ -468,20 +468,20 @@ final class SelectLoop {
                 } catch (CancelledKeyException e) {
                     continue;
                 }
-                handOff(entry, ready);
+                handOff(attachment, ready);
             }
         }
     }
 
-    private void handOff(SelectorEntry entry, int ops) {
+    private void handOff(Attachment attachment, int ops) {
         if (!overflow.isEmpty()) {
-            overflow.add(new Ready(entry, ops)); // keep order behind earlier refused upcalls
+            overflow.add(new Ready(attachment, ops)); // keep order behind earlier refused upcalls
             return;
         }
         try {
-            host.submit(this, entry, ops);
+            host.submit(attachment, ops);
         } catch (RejectedExecutionException saturated) {
-            overflow.add(new Ready(entry, ops));
+            overflow.add(new Ready(attachment, ops));
             overflowWaiting = true;
         }
     }
@@ -489,12 +489,12 @@ final class SelectLoop {
     private void retryOverflow() {
         while (!overflow.isEmpty()) {
             Ready ready = overflow.peek();
-            if (!host.owns(ready.entry, this)) {
+            if (!ready.attachment.attached) {
                 overflow.poll();
                 continue;
             }
             try {
-                host.submit(this, ready.entry, ready.ops);
+                host.submit(ready.attachment, ready.ops);
                 overflow.poll();
             } catch (RejectedExecutionException saturated) {
                 return;
@@ -511,29 +511,33 @@ final class SelectLoop {
         }
     }
 
-    private void attachNow(SelectorEntry entry) {
-        if (!host.owns(entry, this)) {
+    private void attachNow(Attachment attachment) {
+        if (!attachment.attached) {
             return; // detached or drained before the loop got to it
         }
+        SelectorEntry entry = attachment.entry;
         SelectableChannel channel = entry.channel();
         try {
             SelectionKey key;
             try {
-                key = channel.register(selector, entry.interestOps(), entry);
+                key = channel.register(selector, entry.interestOps(), attachment);
             } catch (CancelledKeyException staleKey) {
                 selector.selectNow(); // a cancelled key of this channel is still registered: flush it
-                key = channel.register(selector, entry.interestOps(), entry);
+                key = channel.register(selector, entry.interestOps(), attachment);
             }
             entry.engineSlot(key);
         } catch (IOException | RuntimeException e) {
-            host.registrationFailed(entry, this);
+            host.registrationFailed(attachment);
             LOG.warn("Selector {}: cannot register {}: {}", name, channel, e.toString());
         }
     }
 
     private void updateNow(SelectorEntry entry) {
         SelectionKey key = entry.channel().keyFor(selector);
-        if (key != null && key.attachment() == entry && host.owns(entry, this)) {
+        if (key != null
+                && key.attachment() instanceof Attachment attachment
+                && attachment.entry == entry
+                && attachment.attached) {
             try {
                 key.interestOps(entry.interestOps());
             } catch (CancelledKeyException e) {
@@ -545,7 +549,7 @@ final class SelectLoop {
     /** Cancels the entry's key; returns whether there was one to cancel. */
     private boolean detachNow(SelectorEntry entry) {
         SelectionKey key = entry.channel().keyFor(selector);
-        if (key != null && key.attachment() == entry) {
+        if (key != null && key.attachment() instanceof Attachment attachment && attachment.entry == entry) {
             key.cancel();
             return true;
         }
@@ -558,5 +562,5 @@ final class SelectLoop {
     }
 
     /** A ready pool entry waiting for a worker. */
-    private record Ready(SelectorEntry entry, int ops) {}
+    private record Ready(Attachment attachment, int ops) {}
 }

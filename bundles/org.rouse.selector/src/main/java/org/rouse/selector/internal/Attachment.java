@@ -1,0 +1,48 @@
+package org.rouse.selector.internal;
+
+import org.rouse.selector.spi.SelectorEntry;
+
+/**
+ * One attachment of an entry to a {@link NioSelectorEngine}: the entry, the loop it is assigned to, whether it is still
+ * attached, and the epoch in which it last had an upcall (for {@link ChannelActivity}). The engine creates one per
+ * {@code attach} and its loop registers the channel with it as the key's attachment, so the loop's hand-off to the
+ * pool finds all of this on the selected key, without a map lookup.
+ */
+final class Attachment {
+
+    /*
+     * Implementation notes.
+     *
+     * Layout. `entry` and `loop` never change: a detached entry that is attached again gets a new Attachment, so a
+     * stale one (on a key not yet flushed, in an upcall task still running) can never be mistaken for the live one.
+     *
+     * Invariants. `attached` is true exactly while the engine's `attached` map maps `entry` to this object: it is
+     * cleared under the engine's state lock in the same critical section that removes the mapping (detach,
+     * deregister, drain, a failed registration, shutdown), and a mapping to a new Attachment is only made after that.
+     */
+
+    final SelectorEntry entry;
+
+    final SelectLoop loop;
+
+    /** True from attach until the engine lets the entry go; written under the engine's state lock, read by any thread. */
+    volatile boolean attached = true;
+
+    /**
+     * The activity epoch in which this attachment last had an upcall ({@link Long#MIN_VALUE}: none yet). Written and
+     * read by the one thread that has the entry at that moment (its loop at a hand-off, or the worker running its
+     * upcalls during a watched chain; the hand-off between them goes through the pool's lock or the loop's queue, which
+     * orders the accesses).
+     */
+    long markedEpoch = Long.MIN_VALUE;
+
+    Attachment(SelectorEntry entry, SelectLoop loop) {
+        this.entry = entry;
+        this.loop = loop;
+    }
+
+    @Override
+    public String toString() {
+        return entry + (attached ? "" : " (detached)");
+    }
+}
