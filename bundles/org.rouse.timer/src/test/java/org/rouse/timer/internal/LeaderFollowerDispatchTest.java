@@ -15,6 +15,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -166,6 +167,10 @@ class LeaderFollowerDispatchTest {
         int count = 1000;
         CountDownLatch ran = new CountDownLatch(count);
         Set<Thread> threads = ConcurrentHashMap.newKeySet();
+        // The first task holds its worker until a task of the batch runs on another one: the batch spreads only by
+        // a hand-off, not because a woken follower happened to get a CPU before one worker had run all 1000 tasks.
+        AtomicReference<Thread> firstRunner = new AtomicReference<>();
+        CountDownLatch anotherWorker = new CountDownLatch(1);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
         for (int i = 0; i < count; i++) {
             engine.arm(new FixedEntry(deadline) {
@@ -173,7 +178,13 @@ class LeaderFollowerDispatchTest {
                 public void expire() {
                     engine.execute(
                             () -> { // as the front does: each expiry hands over one task
-                                threads.add(Thread.currentThread());
+                                Thread me = Thread.currentThread();
+                                threads.add(me);
+                                if (firstRunner.compareAndSet(null, me)) {
+                                    awaitQuietly(anotherWorker);
+                                } else if (me != firstRunner.get()) {
+                                    anotherWorker.countDown();
+                                }
                                 long until = System.nanoTime() + 20_000;
                                 while (System.nanoTime() - until < 0) {
                                     Thread.onSpinWait();
@@ -185,7 +196,7 @@ class LeaderFollowerDispatchTest {
         }
         long batchesBefore = engine.batches();
         long handoffsBefore = engine.handoffs();
-        assertTrue(ran.await(10, TimeUnit.SECONDS));
+        assertTrue(ran.await(30, TimeUnit.SECONDS));
         assertEquals(count, engine.expired());
         assertEquals(1, engine.batches() - batchesBefore, "timers due at one instant fired in one batch");
         long handoffs = engine.handoffs() - handoffsBefore;
@@ -282,6 +293,15 @@ class LeaderFollowerDispatchTest {
         engine.modified(WheelTimerEngineTest.config(1, 0, 1000, -1));
         engine.modified(WheelTimerEngineTest.config(1, 0, 1000, 1_000_001));
         assertEquals(new WheelTimerEngine.Settings(1, 0, 1000, 1000), engine.settings(), "invalid slack rejected");
+    }
+
+    /** Waits up to 10 s: long enough for any hand-off, and the assertions after it say what was missing. */
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Ten probes 5 ms apart, the first due in 50 ms: 45 ms between the first and the last deadline. */
