@@ -262,9 +262,12 @@ class LeaderFollowerDispatchTest {
         long slackMillis = 100;
         WheelTimerEngine slack = engine(1, TimeUnit.MILLISECONDS.toMicros(slackMillis));
         WheelTimerEngine exact = engine(1, 0);
-        List<WheelTimerEngineTest.Probe> grouped = probes(slack);
-        List<WheelTimerEngineTest.Probe> single = probes(exact);
+        // counted before arming: the grouped probes fire 150 ms after they are armed, whether or not this thread
+        // has got round to reading the count by then
         long slackBatches = slack.batches();
+        List<WheelTimerEngineTest.Probe> grouped = probes(slack, 5);
+        // 50 ms apart: only a wake-up more than 450 ms late could fire all ten at once
+        List<WheelTimerEngineTest.Probe> single = probes(exact, 50);
         for (WheelTimerEngineTest.Probe probe : grouped) {
             assertTrue(probe.fired.await(10, TimeUnit.SECONDS));
         }
@@ -282,7 +285,7 @@ class LeaderFollowerDispatchTest {
         for (WheelTimerEngineTest.Probe probe : single) {
             assertTrue(probe.firedAt - probe.deadline >= 0, "fired early");
         }
-        assertTrue(exact.batches() >= 2, "without slack, deadlines 5 ms apart fired in one wake-up");
+        assertTrue(exact.batches() >= 2, "without slack, deadlines 50 ms apart fired in one wake-up");
     }
 
     @Test
@@ -304,13 +307,13 @@ class LeaderFollowerDispatchTest {
         }
     }
 
-    /** Ten probes 5 ms apart, the first due in 50 ms: 45 ms between the first and the last deadline. */
-    private static List<WheelTimerEngineTest.Probe> probes(WheelTimerEngine engine) {
+    /** Ten probes {@code apartMillis} apart, the first due in 50 ms. */
+    private static List<WheelTimerEngineTest.Probe> probes(WheelTimerEngine engine, long apartMillis) {
         List<WheelTimerEngineTest.Probe> probes = new ArrayList<>();
         long first = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(50);
         for (int i = 0; i < 10; i++) {
             WheelTimerEngineTest.Probe probe =
-                    new WheelTimerEngineTest.Probe(first + i * TimeUnit.MILLISECONDS.toNanos(5));
+                    new WheelTimerEngineTest.Probe(first + i * TimeUnit.MILLISECONDS.toNanos(apartMillis));
             probes.add(probe);
             assertTrue(engine.arm(probe));
         }
