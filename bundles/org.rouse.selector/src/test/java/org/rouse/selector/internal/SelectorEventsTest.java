@@ -86,12 +86,13 @@ class SelectorEventsTest {
         long took = slow.getDuration("upcallDuration").toNanos();
         assertTrue(took >= TimeUnit.MILLISECONDS.toNanos(80), "upcall took " + took);
         assertTrue(slow.getString("channel").contains("127.0.0.1"), slow.getString("channel"));
-        assertEquals(
-                1,
-                events.stream()
-                        .filter(e -> e.getEventType().getName().equals("org.rouse.SlowUpcall"))
-                        .count(),
-                "only the slow upcall is over the threshold (the accept and the fast echo are not)");
+        // the accept and the fast echo stay under the threshold unless the machine holds them up that long (the
+        // first upcalls run cold code): what the threshold guarantees is that no shorter upcall is recorded
+        events.stream()
+                .filter(e -> e.getEventType().getName().equals("org.rouse.SlowUpcall"))
+                .forEach(e -> assertTrue(
+                        e.getDuration("upcallDuration").toNanos() >= TimeUnit.MILLISECONDS.toNanos(30),
+                        "an upcall under the threshold was recorded: " + e));
 
         rig.core.swapTo(b); // the server and the accepted connection move
         RecordedEvent swap = await("org.rouse.EngineSwap", e -> b.name().equals(e.getString("to")));

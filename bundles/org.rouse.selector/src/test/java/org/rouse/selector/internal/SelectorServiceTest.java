@@ -62,8 +62,10 @@ class SelectorServiceTest {
             }
         }
 
-        // an upcall is counted after its handler has written the reply, so the last ones may still be finishing
-        await().until(() -> view.statistics().upcalls() >= 30);
+        // an upcall is counted after its handler has written the reply, so the last ones may still be finishing;
+        // and its duration is recorded after it is counted, so a worker can be between the two
+        await().until(() -> view.statistics().upcalls() >= 30
+                && view.statistics().upcallDuration().count() >= 30);
         var stats = view.statistics();
         assertEquals(4, stats.registrations(), "the server and three connections");
         assertEquals(0, stats.failedUpcalls());

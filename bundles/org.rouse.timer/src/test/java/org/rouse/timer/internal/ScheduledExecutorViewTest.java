@@ -131,13 +131,24 @@ class ScheduledExecutorViewTest {
     void shutdownRejectsNewTasksLetsDelayedOnesRunAndCancelsPeriodicOnes(
             String name, Function<ScheduledExecutorViewTest, ScheduledExecutorService> make) throws Exception {
         ScheduledExecutorService executor = make.apply(this);
-        ScheduledFuture<String> delayed = executor.schedule(() -> "ran", 100, TimeUnit.MILLISECONDS);
+        // the delayed task, once it runs, holds the executor open until the test has looked at it
+        CountDownLatch release = new CountDownLatch(1);
+        ScheduledFuture<String> delayed = executor.schedule(
+                () -> {
+                    assertTrue(release.await(10, TimeUnit.SECONDS));
+                    return "ran";
+                },
+                100,
+                TimeUnit.MILLISECONDS);
         ScheduledFuture<?> periodic = executor.scheduleAtFixedRate(() -> {}, 0, 5, TimeUnit.MILLISECONDS);
         executor.shutdown();
         assertTrue(executor.isShutdown());
         assertThrows(RejectedExecutionException.class, () -> executor.execute(() -> {}));
-        assertTrue(periodic.isCancelled());
+        // a periodic task that is running when shutdown is called is cancelled once that run returns (the JDK's
+        // ScheduledFutureTask.run re-checks the run state before re-queueing), so it may not be cancelled yet
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(periodic::isCancelled);
         assertFalse(executor.isTerminated());
+        release.countDown();
         assertEquals("ran", delayed.get(10, TimeUnit.SECONDS));
         assertTrue(executor.awaitTermination(10, TimeUnit.SECONDS));
         assertTrue(executor.isTerminated());

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.annotation.Annotation;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -106,7 +107,10 @@ class WheelTimerEngineTest {
             engine.arm(new Probe(start + i * 10_000L)); // spread over 1 s, an hour from now
         }
         // The window: a sentinel due in 300 ms. Arming it wakes the dispatcher once (an earlier deadline), its
-        // deadline once more; the 100,000 far timers must add nothing, not even a cascade.
+        // deadline once more; the 100,000 far timers must add nothing, not even a cascade. The first far arming
+        // woke the dispatcher parked with nothing armed; it counts that wake-up when it gets a CPU, which on a busy
+        // machine can be after the arming loop: only once it has parked again is that wake-up behind us.
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(engine::dispatcherParked);
         long before = engine.dispatcherWakeups();
         Probe sentinel = new Probe(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300));
         engine.arm(sentinel);

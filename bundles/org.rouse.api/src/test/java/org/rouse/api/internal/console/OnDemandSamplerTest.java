@@ -48,7 +48,8 @@ class OnDemandSamplerTest {
         } finally {
             sampler.close();
         }
-        assertEquals(0, samplerThreads(), "close leaves no thread");
+        // close returns once the executor has terminated, which its worker signals just before its thread ends
+        awaitNoSamplerThread("close leaves no thread");
         sampler.touch();
         assertEquals(0, samplerThreads(), "a request after close starts nothing");
     }
@@ -75,7 +76,12 @@ class OnDemandSamplerTest {
         } finally {
             sampler.close();
         }
-        assertEquals(0, samplerThreads());
+        awaitNoSamplerThread("close leaves no thread");
+    }
+
+    /** Waits for the sampler's thread to end: it ends a little after the executor reports termination. */
+    private static void awaitNoSamplerThread(String why) {
+        await().alias(why).atMost(Duration.ofSeconds(10)).until(() -> samplerThreads() == 0);
     }
 
     /** Live threads with the sampler's name. */
