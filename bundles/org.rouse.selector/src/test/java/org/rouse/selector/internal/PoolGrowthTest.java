@@ -84,10 +84,11 @@ class PoolGrowthTest {
 
     @Test
     void aSteadySetOfConnectionsGetsOneWorkerEachAndLaterBurstsStartNone() throws Exception {
-        // a grace long enough that the shared build machine's scheduling pauses never reach it: every thread here
-        // is started for the recently active channels, none because an upcall waited
+        // a grace (1 s) long enough that a loaded build machine's scheduling pauses never reach it: every thread here
+        // is started for the recently active channels, none because an upcall waited. Were the pool to grow only
+        // after waits, it would stay near its two core threads and the await for sixteen below would fail
         NioSelectorEngine engine =
-                engine(EngineSettings.DEFAULTS.withPool(2, 64, 60).withGrowAfterMicros(50_000));
+                engine(EngineSettings.DEFAULTS.withPool(2, 64, 60).withGrowAfterMicros(1_000_000));
         BundleSelectorView view = rig.view();
         ServerSocketChannel server = rig.server();
         view.accept(server, SelectionKey.OP_READ, connection -> new Rig.Echo());
