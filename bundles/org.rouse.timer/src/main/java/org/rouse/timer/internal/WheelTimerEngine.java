@@ -58,6 +58,17 @@ public final class WheelTimerEngine implements TimerEngine {
      * 1 unparks, not n. Tasks from other threads (the front's serial queues re-issuing a ticket, swaps) go to `ready`
      * and wake an idle follower, or the parked leader if no follower is idle.
      *
+     * Taking over. A worker that comes back to the loop (from a handler, or woken as a follower) while the leader is
+     * parked and the wheel already holds an entry due (earliest deadline plus slack passed) fires that batch itself
+     * instead of leaving it to the leader: it becomes the producer (`leader` = itself, `awake` set), and the parked
+     * thread, on waking, finds it no longer leads and carries on as any worker. This is what ScheduledThreadPoolExecutor
+     * does (any thread entering take() polls a due head, leader or not), and it takes the parked leader's wake-up off
+     * the path of a due timer: a timed park returns tens of microseconds late at best (Linux's default timer slack is
+     * 50 µs) and, on a busy machine, only once the scheduler runs the thread again. The parked thread is never left
+     * waiting into the future: while `awake` is false every entry has deadline plus slack at or after `parkedUntil`
+     * (the leader parked until the earliest one, and an arm with an earlier one wakes it), so an entry due now means
+     * the park's own timeout has already passed.
+     *
      * Slack. The leader parks until (earliest deadline + slack); when it wakes it fires every entry whose deadline has
      * passed. So deadlines within the slack of the earliest one fire in the same wake-up, no timer fires before its
      * deadline, none fires more than slack (plus the park overshoot) after it, and wake-ups are at least the slack
@@ -67,7 +78,8 @@ public final class WheelTimerEngine implements TimerEngine {
      *
      * Invariants.
      * 1. At most one thread produces or leads at a time (`leader`), so entries expire in deadline order, one batch
-     *    after the other, and the front's per-owner queues receive them in that order.
+     *    after the other, and the front's per-owner queues receive them in that order. A takeover replaces only a
+     *    parked leader, never a producing one (a producer keeps `awake` set).
      * 2. While `leader` is null and the wheel is not empty, some worker is awake (it will look at the wheel when its
      *    task returns), and if one of them took a task while others were idle, an idle one was woken to lead; an arm
      *    that finds no leader wakes an idle follower. So timers never wait for a long handler while a worker is idle.
@@ -132,6 +144,8 @@ public final class WheelTimerEngine implements TimerEngine {
     private final LongAdder expired = new LongAdder();
     /** Batches produced: rounds of the wheel that found at least one entry due. */
     private final LongAdder batches = new LongAdder();
+    /** Batches fired by an awake worker while the leader was still parked past its deadline (see the notes). */
+    private final LongAdder takeovers = new LongAdder();
 
     /** Nanoseconds to spin before a deadline; written by configure. */
     private volatile long spinNanos;
@@ -419,6 +433,11 @@ public final class WheelTimerEngine implements TimerEngine {
         return expired.sum();
     }
 
+    /** Batches fired by an awake worker in place of a leader still parked past the time it parked until. */
+    public long takeovers() {
+        return takeovers.sum();
+    }
+
     /** Batches fired so far: rounds of the wheel that found at least one entry due. */
     public long batches() {
         return batches.sum();
@@ -464,7 +483,16 @@ public final class WheelTimerEngine implements TimerEngine {
                     return;
                 }
                 long now = System.nanoTime();
-                if (leader == null && !shutDown && !wheel.isEmpty() && wheel.nextWakeNanos() + slackNanos - now <= 0) {
+                if ((leader == null || !awake)
+                        && !shutDown
+                        && !wheel.isEmpty()
+                        && wheel.nextWakeNanos() + slackNanos - now <= 0) {
+                    // No one leads, or the leader is parked until a time that has passed (see "Taking over"): this
+                    // awake worker fires now instead of waiting for the leader's wake-up.
+                    if (leader != null) {
+                        awake = true;
+                        takeovers.increment();
+                    }
                     wheel.advance(now, me.due);
                 }
                 if (!me.due.isEmpty()) {
@@ -590,6 +618,17 @@ public final class WheelTimerEngine implements TimerEngine {
     /** Whether the leader has decided to park (and has not been signalled since). */
     boolean dispatcherParked() {
         return !awake;
+    }
+
+    /**
+     * Every worker is parked with no wake-up owed to it: the leader with nothing armed and not signalled, every other
+     * worker in the idle stack. A thread replaced by a takeover is in neither until its own park returns, so this
+     * stays false while that wake-up is still to come.
+     */
+    boolean quiescent() {
+        synchronized (lock) {
+            return !awake && parkedForever && leader != null && idle.size() == liveWorkers - 1;
+        }
     }
 
     /** The configuration in force. */

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -91,6 +92,49 @@ class LeaderFollowerDispatchTest {
         assertTrue(enough.await(30, TimeUnit.SECONDS), "only " + fired + " events fired");
         assertEquals(0, overlaps.get(), "an owner ran two handlers at once");
         assertTrue(threads.size() > 1, "owners ran on " + threads.size() + " worker only");
+    }
+
+    @Test
+    void awakeWorkersFireDueTimersInPlaceOfAParkedLeaderAndNothingWakesOnceIdle() throws Exception {
+        WheelTimerEngine engine = engine(4, 0);
+        BundleTimerView view = front(engine);
+        // 500 one-owner timers at 5 ms: a deadline every 10 µs on average, so workers come back from handlers while
+        // the leader is parked until a deadline that has just passed, and take its batch over.
+        int timers = 500;
+        List<TimerOwner> owners = new ArrayList<>();
+        AtomicInteger early = new AtomicInteger();
+        AtomicInteger outOfOrder = new AtomicInteger();
+        for (int i = 0; i < timers; i++) {
+            TimerOwner owner = view.owner("owner-" + i);
+            owners.add(owner);
+            AtomicLong last = new AtomicLong();
+            owner.scheduleAtFixedRate(
+                    Duration.ofNanos(ThreadLocalRandom.current().nextLong(5_000_000)), Duration.ofMillis(5), e -> {
+                        if (System.nanoTime() - e.deadlineNanos() < 0) {
+                            early.incrementAndGet();
+                        }
+                        long previous = last.getAndSet(e.deadlineNanos());
+                        if (previous != 0 && e.deadlineNanos() - previous <= 0) {
+                            outOfOrder.incrementAndGet();
+                        }
+                    });
+        }
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> engine.takeovers() > 0);
+        owners.forEach(TimerOwner::close);
+        assertEquals(0, early.get(), "a handler started before its deadline");
+        assertEquals(0, outOfOrder.get(), "a timer's deadlines did not advance from one run to the next");
+
+        // The thread a takeover replaced is not left waiting: once every worker is parked with nothing owed to it,
+        // one timer costs its own wake-ups (the arm's unpark of the leader parked with nothing armed, the deadline).
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(engine::quiescent);
+        long before = engine.dispatcherWakeups();
+        CountDownLatch fired = new CountDownLatch(1);
+        long due = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
+        TimerOwner last = view.owner("sentinel");
+        last.schedule(Duration.ofNanos(due - System.nanoTime()), e -> fired.countDown());
+        assertTrue(fired.await(10, TimeUnit.SECONDS), "a timer armed after the load never fired");
+        long during = engine.dispatcherWakeups() - before;
+        assertTrue(during <= 2, "workers woke " + during + " times for one timer");
     }
 
     @Test
