@@ -65,9 +65,13 @@ public final class WheelTimerEngine implements TimerEngine {
      * does (any thread entering take() polls a due head, leader or not), and it takes the parked leader's wake-up off
      * the path of a due timer: a timed park returns tens of microseconds late at best (Linux's default timer slack is
      * 50 µs) and, on a busy machine, only once the scheduler runs the thread again. The parked thread is never left
-     * waiting into the future: while `awake` is false every entry has deadline plus slack at or after `parkedUntil`
-     * (the leader parked until the earliest one, and an arm with an earlier one wakes it), so an entry due now means
-     * the park's own timeout has already passed.
+     * waiting into the future: a takeover requires the time the leader parked until (`parkedUntil`, never a park
+     * without a timeout) to have passed, checked directly rather than inferred from the wheel, because a slack lowered
+     * by configure is visible to workers before configure wakes the leader. Only a takeover that finds an entry due
+     * marks the leader awake: the wheel's earliest-deadline bound can be stale after a disarm, and a leader wrongly
+     * marked awake could not be signalled by a later arm. (A leader preempted between computing its wait and parking
+     * may still park after a takeover for what remains of that wait; it delays no timer, since the worker that took
+     * over leads in its place.)
      *
      * Slack. The leader parks until (earliest deadline + slack); when it wakes it fires every entry whose deadline has
      * passed. So deadlines within the slack of the earliest one fire in the same wake-up, no timer fires before its
@@ -483,17 +487,18 @@ public final class WheelTimerEngine implements TimerEngine {
                     return;
                 }
                 long now = System.nanoTime();
-                if ((leader == null || !awake)
+                boolean leaderOverdue = leader != null && !awake && !parkedForever && parkedUntil - now <= 0;
+                if ((leader == null || leaderOverdue)
                         && !shutDown
                         && !wheel.isEmpty()
                         && wheel.nextWakeNanos() + slackNanos - now <= 0) {
                     // No one leads, or the leader is parked until a time that has passed (see "Taking over"): this
                     // awake worker fires now instead of waiting for the leader's wake-up.
-                    if (leader != null) {
+                    wheel.advance(now, me.due);
+                    if (leader != null && !me.due.isEmpty()) {
                         awake = true;
                         takeovers.increment();
                     }
-                    wheel.advance(now, me.due);
                 }
                 if (!me.due.isEmpty()) {
                     leader = me;
