@@ -70,9 +70,9 @@ public final class NioSelectorEngine implements SelectorEngine {
      * factory) cannot run its queued deregisterAll. The drain then returns every entry anyway and logs the stuck
      * loop's stack; nothing is lost, because the stuck loop runs the queued deregisterAll as soon as the callback
      * returns (its task queue is FIFO, so before any later attach), and until then it dispatches nothing it no
-     * longer owns (processSelected checks Attachment.attached). The next engine registers the channels alongside (a channel
-     * may belong to several selectors); the entry whose callback is stuck has interest 0 there until its upcall
-     * returns and re-arms it. `flushing` keeps the drain's flush visible to cancels until every loop has run it.
+     * longer owns (processSelected checks Attachment.attached). The next engine registers the channels alongside (a
+     * channel may belong to several selectors); the entry whose callback is stuck has interest 0 there until its
+     * upcall returns and re-arms it. `flushing` keeps the drain's flush visible to cancels until every loop has run it.
      *
      * Deregistration (cancel, close): deregister() removes the entry and queues a cancel-and-flush on its loop, then
      * waits for that flush (bounded), except on a loop thread of this engine, which never waits for a loop: its own

@@ -37,9 +37,9 @@ final class SelectLoop {
      *
      * Layout. Ownership: this loop's thread alone touches its Selector and keys (register, interestOps, cancel,
      * select). Each key's attachment is the engine's Attachment of its entry, so a selected key gives the entry and
-     * whether it is still attached without a lookup. Other threads hand it work through `pending`, which the loop runs before every select; the loop
-     * thread applies its own attach/update/detach at once. `overflow` (loop thread only) holds ready pool entries a
-     * saturated pool refused.
+     * whether it is still attached without a lookup. Other threads hand it work through `pending`, which the loop
+     * runs before every select; the loop thread applies its own attach/update/detach at once. `overflow` (loop thread
+     * only) holds ready pool entries a saturated pool refused.
      *
      * Algorithm. Pool dispatch: the loop zeroes the key's interest ops, then hands the upcall to the engine. The loop
      * never re-arms after a dispatch; the front calls update() on whichever engine is active by then. If the pool is
