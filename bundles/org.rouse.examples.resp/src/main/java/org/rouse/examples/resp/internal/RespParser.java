@@ -10,10 +10,12 @@ import java.util.List;
  * Splits the bytes one connection received into RESP2 commands: multi-bulk arrays ({@code *2\r\n$3\r\nGET\r\n...})
  * as sent by every Redis client, and inline commands ({@code PING\r\n}) as typed into telnet.
  *
- * <p>Implementation notes. The parser owns one input buffer per connection and only ever parses from its start, so
- * a command split across reads is simply parsed again once more bytes arrived. To keep that linear for a large bulk
- * arriving in many pieces, a parse that stops inside a bulk records how many bytes the command needs at least
- * ({@link #needed}) and the next {@link #next()} returns at once until that many are buffered. Every length the peer
+ * <p>Implementation notes. The parser owns one input buffer per connection and parses from the first byte not yet
+ * consumed ({@link #start}), so a command split across reads is simply parsed again once more bytes arrived. A
+ * parsed command only moves {@link #start}; the unparsed rest is moved to the front of the buffer when a read needs
+ * the room, so a pipeline of n commands in one read costs O(n) copying, not O(n^2). To keep re-parsing linear for a
+ * large bulk arriving in many pieces, a parse that stops inside a bulk records how many bytes the command needs at
+ * least ({@link #needed}) and the next {@link #next()} returns at once until that many are buffered. Every length the peer
  * sends is bounded before anything is allocated: the inline line ({@code maxInlineLength}), the number of arguments
  * ({@code maxArguments}) and each bulk ({@code maxBulkLength}); so the buffer never holds more than one bounded
  * command plus one read. Not thread-safe: one connection's upcalls never overlap.
@@ -31,9 +33,11 @@ final class RespParser {
 
     private final Limits limits;
     private byte[] buffer = new byte[1024];
-    /** Bytes of {@link #buffer} holding input not parsed yet, from index 0. */
+    /** Index in {@link #buffer} of the first byte not parsed yet. */
+    private int start;
+    /** End of the input in {@link #buffer}: bytes {@code [start, length)} are not parsed yet. */
     private int length;
-    /** The command at the start of the buffer is incomplete until at least this many bytes are buffered. */
+    /** The command at {@link #start} is incomplete until at least this many bytes from there are buffered. */
     private int needed;
 
     RespParser(Limits limits) {
@@ -46,6 +50,11 @@ final class RespParser {
     /** Appends what was read (the buffer flipped for reading); consumes it entirely. */
     void append(ByteBuffer input) {
         int count = input.remaining();
+        if (length + count > buffer.length && start > 0) {
+            System.arraycopy(buffer, start, buffer, 0, length - start);
+            length -= start;
+            start = 0;
+        }
         if (length + count > buffer.length) {
             int capacity = Math.max(buffer.length * 2, length + count);
             buffer = Arrays.copyOf(buffer, capacity);
@@ -56,7 +65,7 @@ final class RespParser {
 
     /** Bytes buffered and not parsed yet. */
     int buffered() {
-        return length;
+        return length - start;
     }
 
     /**
@@ -66,19 +75,28 @@ final class RespParser {
      * @throws ProtocolException if the input is malformed or exceeds a limit
      */
     List<byte[]> next() throws ProtocolException {
-        if (length == 0 || length < needed) {
+        int buffered = length - start;
+        if (buffered == 0 || buffered < needed) {
             return null;
         }
         Cursor cursor = new Cursor();
-        List<byte[]> command = buffer[0] == '*' ? multiBulk(cursor) : inline(cursor);
+        cursor.position = start;
+        List<byte[]> command = buffer[start] == '*' ? multiBulk(cursor) : inline(cursor);
         if (command == null) {
             return null;
         }
-        System.arraycopy(buffer, cursor.position, buffer, 0, length - cursor.position);
-        length -= cursor.position;
+        start = cursor.position;
         needed = 0;
-        if (buffer.length > 64 * 1024 && length < 1024) {
-            buffer = Arrays.copyOf(buffer, 1024); // give back what one large command needed
+        if (start == length) {
+            start = 0;
+            length = 0;
+        }
+        if (buffer.length > 64 * 1024 && length - start < 1024) {
+            byte[] smaller = new byte[1024]; // give back what one large command needed
+            System.arraycopy(buffer, start, smaller, 0, length - start);
+            buffer = smaller;
+            length -= start;
+            start = 0;
         }
         return command;
     }
@@ -88,30 +106,31 @@ final class RespParser {
     }
 
     private List<byte[]> inline(Cursor cursor) throws ProtocolException {
-        int end = lineEnd(0);
+        int first = cursor.position;
+        int end = lineEnd(first);
         if (end < 0) {
-            if (length > limits.maxInlineLength()) {
+            if (length - first > limits.maxInlineLength()) {
                 throw new ProtocolException("too big inline request");
             }
             return null;
         }
-        if (end > limits.maxInlineLength()) {
+        if (end - first > limits.maxInlineLength()) {
             throw new ProtocolException("too big inline request");
         }
-        int lineLength = end > 0 && buffer[end - 1] == '\r' ? end - 1 : end;
+        int lineEnd = end > first && buffer[end - 1] == '\r' ? end - 1 : end;
         cursor.position = end + 1;
         List<byte[]> arguments = new ArrayList<>();
-        int start = -1;
-        for (int i = 0; i <= lineLength; i++) {
-            boolean space = i == lineLength || buffer[i] == ' ' || buffer[i] == '\t';
-            if (space && start >= 0) {
+        int word = -1;
+        for (int i = first; i <= lineEnd; i++) {
+            boolean space = i == lineEnd || buffer[i] == ' ' || buffer[i] == '\t';
+            if (space && word >= 0) {
                 if (arguments.size() == limits.maxArguments()) {
                     throw new ProtocolException("too many arguments in inline request");
                 }
-                arguments.add(Arrays.copyOfRange(buffer, start, i));
-                start = -1;
-            } else if (!space && start < 0) {
-                start = i;
+                arguments.add(Arrays.copyOfRange(buffer, word, i));
+                word = -1;
+            } else if (!space && word < 0) {
+                word = i;
             }
         }
         return arguments;
@@ -136,7 +155,7 @@ final class RespParser {
             }
             int end = cursor.position + bulkLength.intValue();
             if (end + 2 > length) {
-                needed = end + 2;
+                needed = end + 2 - start;
                 return null;
             }
             if (buffer[end] != '\r' || buffer[end + 1] != '\n') {
@@ -153,19 +172,19 @@ final class RespParser {
      * The value must lie in {@code [0, max]} (a negative multi-bulk length is not accepted from a client).
      */
     private Long number(Cursor cursor, String what, long max) throws ProtocolException {
-        int start = cursor.position + 1;
-        int end = lineEnd(start);
+        int digits = cursor.position + 1;
+        int end = lineEnd(digits);
         if (end < 0) {
-            if (length - start > 32) {
+            if (length - digits > 32) {
                 throw new ProtocolException("invalid " + what);
             }
             return null;
         }
-        if (end < start + 2 || buffer[end - 1] != '\r') {
+        if (end < digits + 2 || buffer[end - 1] != '\r') {
             throw new ProtocolException("invalid " + what);
         }
         long value = 0;
-        for (int i = start; i < end - 1; i++) {
+        for (int i = digits; i < end - 1; i++) {
             byte digit = buffer[i];
             if (digit < '0' || digit > '9' || value > max) {
                 throw new ProtocolException("invalid " + what);

@@ -48,6 +48,39 @@ class RespParserTest {
     }
 
     @Test
+    void aLongPipelineFedInOddPiecesIsParsedWholeAndInOrder() throws Exception {
+        StringBuilder wire = new StringBuilder();
+        for (int i = 0; i < 500; i++) {
+            wire.append(String.format("*2\r\n$4\r\nECHO\r\n$3\r\n%03d\r\nPING %03d\r\n", i, i));
+        }
+        RespParser parser = new RespParser(LIMITS);
+        List<List<String>> got = new ArrayList<>();
+        for (int from = 0; from < wire.length(); from += 37) { // pieces that end mid-command and fill the buffer
+            feed(parser, wire.substring(from, Math.min(wire.length(), from + 37)));
+            got.addAll(parseAll(parser));
+        }
+        assertEquals(1000, got.size());
+        for (int i = 0; i < 500; i++) {
+            String n = String.format("%03d", i);
+            assertEquals(List.of("ECHO", n), got.get(2 * i));
+            assertEquals(List.of("PING", n), got.get(2 * i + 1));
+        }
+        assertEquals(0, parser.buffered());
+    }
+
+    @Test
+    void theInlineLimitCountsOnlyTheLineItself() throws Exception {
+        RespParser parser = new RespParser(LIMITS);
+        String line = "ECHO " + "x".repeat(50) + "\r\n"; // 57 bytes, under the limit of 64
+        feed(parser, "PING\r\n".repeat(10) + line);
+        List<List<String>> got = parseAll(parser);
+        assertEquals(11, got.size(), "60 bytes of earlier commands do not count against the next line");
+        assertEquals(List.of("ECHO", "x".repeat(50)), got.get(10));
+        feed(parser, "PING " + "y".repeat(70));
+        assertThrows(RespParser.ProtocolException.class, parser::next, "an unterminated line past the limit");
+    }
+
+    @Test
     void aCommandSplitAtEveryByteGivesTheSameResult() throws Exception {
         String wire = "*2\r\n$4\r\nECHO\r\n$10\r\n0123456789\r\nINCR counter\n*1\r\n$4\r\nPING\r\n";
         List<List<String>> expected =
