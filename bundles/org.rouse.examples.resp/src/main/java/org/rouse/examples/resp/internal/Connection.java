@@ -14,9 +14,10 @@ import org.slf4j.LoggerFactory;
 /**
  * One client connection: reads commands, executes them in order and writes the replies, with pipelining.
  *
- * <p>Implementation notes. Runs with {@link org.rouse.selector.Dispatch#POOL}: the selector never runs two upcalls
- * for one channel at once and publishes one upcall's writes to the next (the front claims the upcall by CAS), so the
- * parser, reply buffer and flags below need no lock. Back-pressure: while replies are waiting for the socket the
+ * <p>Implementation notes. Runs inline on the loop thread or on the worker pool (the server's configured dispatch);
+ * either way the selector never runs two upcalls for one channel at once and publishes one upcall's writes to the
+ * next (inline: one thread; pool: the front claims the upcall by CAS), so the parser, reply buffer and flags below
+ * need no lock. Back-pressure: while replies are waiting for the socket the
  * connection watches only {@code OP_WRITE} and reads nothing, so a client that does not read its replies cannot
  * make the server buffer without bound; at most {@link #FLUSH_THRESHOLD} plus one reply is produced before writing.
  * Half-close: end of stream answers the commands already received, then closes. A reset or any other I/O error

@@ -23,8 +23,11 @@ import org.slf4j.LoggerFactory;
  * <p>Implementation notes. The listening socket is registered with {@link Dispatch#INLINE}: accepting never blocks
  * and costs less than a hand-off. Each accepted connection is registered by the acceptor itself (rather than through
  * {@link SelectorService#accept}) so that the server holds its {@link ChannelRegistration} from the start and can
- * arm the idle timer and close it at shutdown. Connections run with {@link Dispatch#POOL}. {@link #connections} is
- * a concurrent set: the acceptor adds, {@link Connection#onClosed} removes, {@link #close()} empties it.
+ * arm the idle timer and close it at shutdown. Connections run with the configured dispatch: {@link Dispatch#INLINE}
+ * by default, because no command blocks (each is a map operation under one key-space stripe), so the loop thread that
+ * saw a request ready answers it, as Redis's event loop does, without a hand-off to a worker and a wake-up back.
+ * {@link #connections} is a concurrent set: the acceptor adds, {@link Connection#onClosed} removes, {@link #close()}
+ * empties it.
  *
  * <p>Accepting at line rate: the socket is bound with {@code listen.backlog} (1024 by default; the JDK's default of
  * 50 overflows under a reconnect storm, and each client whose SYN is dropped waits 1 s for its retransmission), each
@@ -52,7 +55,8 @@ final class RespServer implements AutoCloseable {
             RespParser.Limits limits,
             Duration idleTimeout,
             int maxConnections,
-            int backlog) {}
+            int backlog,
+            Dispatch dispatch) {}
 
     /** Delay after the first failed accept of a burst; doubles per failure up to {@link #MAX_ACCEPT_DELAY_MS}. */
     static final long FIRST_ACCEPT_DELAY_MS = 10;
@@ -136,7 +140,8 @@ final class RespServer implements AutoCloseable {
             try {
                 channel.configureBlocking(false);
                 connections.add(connection);
-                ChannelRegistration registration = selector.register(channel, SelectionKey.OP_READ, connection);
+                ChannelRegistration registration =
+                        selector.register(channel, SelectionKey.OP_READ, connection, settings.dispatch());
                 connection.registered(registration, timers);
             } catch (IOException | RuntimeException e) {
                 LOG.warn("Closing {}: cannot register it ({})", channel, e.toString());

@@ -5,6 +5,8 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import org.osgi.service.component.annotations.Activate;
 import org.osgi.service.component.annotations.Component;
 import org.osgi.service.component.annotations.Deactivate;
@@ -13,6 +15,7 @@ import org.osgi.service.component.annotations.Reference;
 import org.osgi.service.metatype.annotations.Designate;
 import org.rouse.config.ConfigCheck;
 import org.rouse.lock.LockService;
+import org.rouse.selector.Dispatch;
 import org.rouse.selector.SelectorService;
 import org.rouse.timer.Timer;
 import org.rouse.timer.TimerOwner;
@@ -38,13 +41,17 @@ public final class RespServerComponent {
 
     static final int STRIPES = 64;
 
+    private static final List<String> DISPATCH_NAMES =
+            Arrays.stream(Dispatch.values()).map(Dispatch::name).toList();
+
     /** What the configuration's defaults say; used when the first configuration is rejected. */
     static final RespServer.Settings DEFAULTS = new RespServer.Settings(
             new InetSocketAddress("127.0.0.1", 6380),
             new RespParser.Limits(65_536, 1024, 1_048_576),
             Duration.ofSeconds(300),
             10_000,
-            1024);
+            1024,
+            Dispatch.INLINE);
 
     private static final Logger LOG = LoggerFactory.getLogger(RespServerComponent.class);
 
@@ -109,6 +116,7 @@ public final class RespServerComponent {
         long idle = check.inRange("idle.timeout.seconds", config.idle_timeout_seconds(), 0, 86_400);
         long connections = check.inRange("max.connections", config.max_connections(), 1, 1_000_000);
         long backlog = check.inRange("listen.backlog", config.listen_backlog(), 1, 65_535);
+        String dispatch = check.oneOf("connection.dispatch", config.connection_dispatch(), DISPATCH_NAMES);
         InetAddress address = null;
         try {
             address = InetAddress.getByName(config.bind_address());
@@ -124,7 +132,8 @@ public final class RespServerComponent {
                 new RespParser.Limits((int) inline, (int) arguments, (int) bulk),
                 Duration.ofSeconds(idle),
                 (int) connections,
-                (int) backlog);
+                (int) backlog,
+                Dispatch.valueOf(dispatch));
     }
 
     private void stopServer() {

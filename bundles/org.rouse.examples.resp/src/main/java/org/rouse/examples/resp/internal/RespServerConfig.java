@@ -2,6 +2,7 @@ package org.rouse.examples.resp.internal;
 
 import org.osgi.service.metatype.annotations.AttributeDefinition;
 import org.osgi.service.metatype.annotations.ObjectClassDefinition;
+import org.osgi.service.metatype.annotations.Option;
 
 /** Where the RESP server listens and what it accepts from clients. */
 @ObjectClassDefinition(
@@ -53,4 +54,16 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
                     + " backlog makes a storm of connecting clients wait for SYN retransmissions (1 s each). Applies"
                     + " when the server next binds. Range 1 to 65535.")
     int listen_backlog() default 1024;
+
+    @AttributeDefinition(
+            name = "Connection dispatch",
+            description = "Where commands run. INLINE: on the selector's loop thread, as Redis runs them on its event"
+                    + " loop (every command is in memory and holds a key-space stripe only for one map operation, so"
+                    + " none blocks; saves a thread hand-off per request). POOL: on the selector's worker pool, with"
+                    + " a wake-up of the loop after each upcall. Applies to connections accepted after a change.",
+            options = {
+                @Option(label = "Inline (on the loop thread)", value = "INLINE"),
+                @Option(label = "Pool (on a worker)", value = "POOL")
+            })
+    String connection_dispatch() default "INLINE";
 }

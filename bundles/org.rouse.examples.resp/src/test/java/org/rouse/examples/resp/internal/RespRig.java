@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.rouse.api.internal.lock.LockFrontCore;
 import org.rouse.api.internal.selector.BundleSelectorView;
 import org.rouse.api.internal.selector.SelectorFrontCore;
+import org.rouse.selector.Dispatch;
 import org.rouse.selector.internal.NioSelectorEngine;
 
 /**
@@ -34,14 +35,19 @@ final class RespRig implements AutoCloseable {
     final RespServer server;
 
     RespRig() throws IOException {
-        this(RespServerComponent.DEFAULTS.limits(), Duration.ofSeconds(300), 10_000);
+        this(RespServerComponent.DEFAULTS.dispatch());
     }
 
-    RespRig(RespParser.Limits limits, Duration idleTimeout, int maxConnections) throws IOException {
-        this(limits, idleTimeout, maxConnections, RespServerComponent.DEFAULTS.backlog());
+    RespRig(Dispatch dispatch) throws IOException {
+        this(RespServerComponent.DEFAULTS.limits(), Duration.ofSeconds(300), 10_000, dispatch);
     }
 
-    RespRig(RespParser.Limits limits, Duration idleTimeout, int maxConnections, int backlog) throws IOException {
+    RespRig(RespParser.Limits limits, Duration idleTimeout, int maxConnections, Dispatch dispatch) throws IOException {
+        this(limits, idleTimeout, maxConnections, RespServerComponent.DEFAULTS.backlog(), dispatch);
+    }
+
+    RespRig(RespParser.Limits limits, Duration idleTimeout, int maxConnections, int backlog, Dispatch dispatch)
+            throws IOException {
         core.swapTo(engine);
         IdleTimers timers = (delay, task) -> {
             ScheduledFuture<?> future = scheduler.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
@@ -52,7 +58,7 @@ final class RespRig implements AutoCloseable {
                 keys,
                 timers,
                 new RespServer.Settings(
-                        new InetSocketAddress("127.0.0.1", 0), limits, idleTimeout, maxConnections, backlog));
+                        new InetSocketAddress("127.0.0.1", 0), limits, idleTimeout, maxConnections, backlog, dispatch));
     }
 
     int port() throws IOException {

@@ -3,31 +3,139 @@ package org.rouse.examples.resp.internal;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.channels.SelectableChannel;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rouse.selector.ChannelHandler;
+import org.rouse.selector.ChannelHandlerFactory;
+import org.rouse.selector.ChannelRegistration;
+import org.rouse.selector.Dispatch;
+import org.rouse.selector.SelectorService;
+import org.rouse.selector.SelectorStatistics;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.exceptions.JedisDataException;
 
-/** The server over the real selector and lock fronts, driven by Jedis (a standard Redis client) and raw sockets. */
+/**
+ * The server over the real selector and lock fronts, driven by Jedis (a standard Redis client) and raw sockets, with
+ * the default (inline) connection dispatch; {@link RespServerPoolDispatchTest} runs the same tests on the pool.
+ */
 @Timeout(60)
 class RespServerTest {
 
+    /** Where connections' commands run in this class's tests. */
+    Dispatch dispatch() {
+        return Dispatch.INLINE;
+    }
+
+    private RespRig rig() throws IOException {
+        return new RespRig(dispatch());
+    }
+
+    private RespRig rig(RespParser.Limits limits, Duration idleTimeout, int maxConnections) throws IOException {
+        return new RespRig(limits, idleTimeout, maxConnections, dispatch());
+    }
+
+    @Test
+    void commandsRunWhereTheDispatchSays() throws Exception {
+        Set<String> threads = ConcurrentHashMap.newKeySet();
+        try (RespRig rig = rig();
+                RespServer server = new RespServer(
+                        new ThreadRecordingSelector(rig.view, threads),
+                        rig.keys,
+                        (delay, task) -> () -> {},
+                        new RespServer.Settings(
+                                new InetSocketAddress("127.0.0.1", 0),
+                                RespServerComponent.DEFAULTS.limits(),
+                                Duration.ZERO,
+                                100,
+                                50,
+                                dispatch()));
+                Jedis jedis = new Jedis("127.0.0.1", server.address().getPort())) {
+            for (int i = 0; i < 20; i++) {
+                assertEquals("PONG", jedis.ping());
+            }
+            assertFalse(threads.isEmpty());
+            String loop = "rouse-selector-loop-";
+            if (dispatch() == Dispatch.INLINE) {
+                assertTrue(threads.stream().allMatch(t -> t.startsWith(loop)), "inline: only loop threads, " + threads);
+            } else {
+                assertTrue(threads.stream().noneMatch(t -> t.startsWith(loop)), "pool: only workers, " + threads);
+            }
+        }
+    }
+
+    /** The real selector service, recording the threads the connections' upcalls run on. */
+    private record ThreadRecordingSelector(SelectorService delegate, Set<String> threads) implements SelectorService {
+        @Override
+        public ChannelRegistration register(SelectableChannel channel, int ops, ChannelHandler handler)
+                throws IOException {
+            return register(channel, ops, handler, Dispatch.POOL);
+        }
+
+        @Override
+        public ChannelRegistration register(
+                SelectableChannel channel, int ops, ChannelHandler handler, Dispatch dispatch) throws IOException {
+            ChannelHandler recording = channel instanceof ServerSocketChannel
+                    ? handler
+                    : new ChannelHandler() {
+                        @Override
+                        public void onReady(ChannelRegistration registration, int readyOps) throws Exception {
+                            threads.add(Thread.currentThread().getName());
+                            handler.onReady(registration, readyOps);
+                        }
+
+                        @Override
+                        public void onClosed(ChannelRegistration registration, Throwable cause) {
+                            handler.onClosed(registration, cause);
+                        }
+                    };
+            return delegate.register(channel, ops, recording, dispatch);
+        }
+
+        @Override
+        public ChannelRegistration accept(ServerSocketChannel server, int ops, ChannelHandlerFactory factory)
+                throws IOException {
+            return delegate.accept(server, ops, factory);
+        }
+
+        @Override
+        public void wakeup() {
+            delegate.wakeup();
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            delegate.execute(task);
+        }
+
+        @Override
+        public SelectorStatistics statistics() {
+            return delegate.statistics();
+        }
+    }
+
     @Test
     void jedisRunsEveryCommand() throws Exception {
-        try (RespRig rig = new RespRig();
+        try (RespRig rig = rig();
                 Jedis jedis = new Jedis("127.0.0.1", rig.port())) {
             assertEquals("PONG", jedis.ping());
             assertEquals("hello", jedis.echo("hello"));
@@ -53,7 +161,7 @@ class RespServerTest {
 
     @Test
     void pipelinedCommandsAreAnsweredInOrder() throws Exception {
-        try (RespRig rig = new RespRig();
+        try (RespRig rig = rig();
                 Jedis jedis = new Jedis("127.0.0.1", rig.port())) {
             Pipeline pipeline = jedis.pipelined();
             List<Response<Long>> increments = new ArrayList<>();
@@ -69,7 +177,7 @@ class RespServerTest {
 
     @Test
     void aPipelinedBatchIsAnsweredInOrderWithOneWrite() throws Exception {
-        try (RespRig rig = new RespRig();
+        try (RespRig rig = rig();
                 Jedis jedis = new Jedis("127.0.0.1", rig.port())) {
             assertEquals("PONG", jedis.ping()); // the connection handshake is over
             long before = rig.server.replyBatches();
@@ -93,7 +201,7 @@ class RespServerTest {
     void concurrentClientsLoseNoIncrement() throws Exception {
         int clients = 16;
         int calls = 500;
-        try (RespRig rig = new RespRig()) {
+        try (RespRig rig = rig()) {
             ExecutorService pool = Executors.newFixedThreadPool(clients);
             try {
                 List<Future<?>> done = new ArrayList<>();
@@ -122,7 +230,7 @@ class RespServerTest {
 
     @Test
     void inlineCommandsWorkAsFromTelnet() throws Exception {
-        try (RespRig rig = new RespRig()) {
+        try (RespRig rig = rig()) {
             RawClient socket = rig.connect();
             socket.send("PING\r\nSET k v\r\nGET k\r\nnosuch a\r\nget\r\nQUIT\r\n");
             assertEquals("+PONG", socket.readLine());
@@ -138,7 +246,7 @@ class RespServerTest {
 
     @Test
     void malformedInputGetsAnErrorAndTheConnectionClosedOthersCarryOn() throws Exception {
-        try (RespRig rig = new RespRig(new RespParser.Limits(64, 8, 100), Duration.ofSeconds(300), 100);
+        try (RespRig rig = rig(new RespParser.Limits(64, 8, 100), Duration.ofSeconds(300), 100);
                 Jedis bystander = new Jedis("127.0.0.1", rig.port())) {
             assertEquals("OK", bystander.set("k", "v"));
             for (String bad : List.of(
@@ -156,7 +264,7 @@ class RespServerTest {
 
     @Test
     void halfCloseAnswersWhatWasSentThenCloses() throws Exception {
-        try (RespRig rig = new RespRig()) {
+        try (RespRig rig = rig()) {
             RawClient socket = rig.connect();
             socket.send("PING\r\n*2\r\n$4\r\nECHO\r\n$3\r\nbye\r\n");
             socket.socket.shutdownOutput();
@@ -170,7 +278,7 @@ class RespServerTest {
 
     @Test
     void peersThatResetOrVanishMidCommandLeaveNothingBehind() throws Exception {
-        try (RespRig rig = new RespRig()) {
+        try (RespRig rig = rig()) {
             for (int i = 0; i < 20; i++) {
                 RawClient socket = rig.connect();
                 socket.send("*2\r\n$3\r\nGET\r\n$100\r\npartial");
@@ -189,7 +297,7 @@ class RespServerTest {
 
     @Test
     void idleConnectionsAreClosedAndBusyOnesAreNot() throws Exception {
-        try (RespRig rig = new RespRig(RespServerComponent.DEFAULTS.limits(), Duration.ofSeconds(1), 100)) {
+        try (RespRig rig = rig(RespServerComponent.DEFAULTS.limits(), Duration.ofSeconds(1), 100)) {
             RawClient idle = rig.connect();
             RawClient busy = rig.connect();
             long start = System.nanoTime();
@@ -207,7 +315,7 @@ class RespServerTest {
 
     @Test
     void connectionsAboveTheMaximumAreClosed() throws Exception {
-        try (RespRig rig = new RespRig(RespServerComponent.DEFAULTS.limits(), Duration.ofSeconds(300), 2);
+        try (RespRig rig = rig(RespServerComponent.DEFAULTS.limits(), Duration.ofSeconds(300), 2);
                 Jedis one = new Jedis("127.0.0.1", rig.port());
                 Jedis two = new Jedis("127.0.0.1", rig.port())) {
             assertEquals("PONG", one.ping());
@@ -220,7 +328,7 @@ class RespServerTest {
 
     @Test
     void repliesLargerThanTheSocketBuffersArriveWholeAndInOrder() throws Exception {
-        try (RespRig rig = new RespRig()) {
+        try (RespRig rig = rig()) {
             RawClient socket = rig.connect();
             String value = "v".repeat(100_000);
             socket.send("*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$100000\r\n" + value + "\r\n");
