@@ -39,10 +39,25 @@ final class TimingWheel {
      *    what the dispatcher parks until, so a cascade happens when its first entry is due, not at the slot's boundary,
      *    and a far timer costs no wakeups on its way down.
      * 4. `size` counts entries in slots, `reached` and `overflow`.
+     * 5. Staging. Level 0 has two rows of 64 slots: the active row (`level0Row`) and the staging row. While
+     *    `stagedSlot` is not -1, the staging row holds entries taken from level-1 slot `stagedSlot`, each in the slot of
+     *    its tick's level-0 digit, i.e. where it will be once current reaches that slot's block; `stagedCount` counts
+     *    them, and the level-1 bit of `stagedSlot` stays set while either the slot's list or the staging row holds any.
+     *    Every `advance` moves some of the slot's entries to the staging row (a budget that spreads the slot over the
+     *    ticks left before its block), and the block's start swaps the two rows: no staged entry is touched then, only
+     *    those armed into the slot after the last staging (and the staged entries of digit 0, which are due at once).
+     *
+     * Why staging. At the default tick (2^19 ns for 1,000 µs) level 0 spans 33.5 ms, less than a 50 ms period, so
+     * 10,000 timers of that period put ~6,700 entries into each level-1 slot; cascading them at the block's start took
+     * ~1.1 ms under the engine lock every 33.5 ms, and the events due just after it were that late (docs/performance.md,
+     * "Timer lateness: where the millisecond tail comes from"). Spread over the ticks before the block, the same work
+     * costs each advance a few dozen microseconds.
      *
      * Costs. `add` and `remove` are O(1) for slots (list link, bitmap bit) and O(log n) only in the two heaps, which
      * hold the entries of the current tick and those beyond the wheel's span (2^36 ticks). Each entry is cascaded at
-     * most once per level.
+     * most once per level; an advance stages at most max(64, 2 r / t) entries besides its own events (r entries left
+     * in the staged slot, t ticks before its block). A level-2 boundary (every 4096 ticks) still cascades its slot
+     * whole.
      */
 
     static final int LEVELS = 6;
@@ -55,9 +70,23 @@ final class TimingWheel {
     /** The last tick reached; every entry with a tick at or before it is in {@link #reached}. */
     private long current;
 
-    private final WheelNode[] heads = new WheelNode[LEVELS * SLOTS];
-    private final long[] slotMinimum = new long[LEVELS * SLOTS];
-    private final long[] occupied = new long[LEVELS];
+    /** The fewest entries an advance stages while a staged slot has any left. */
+    static final int STAGING_BUDGET = 64;
+
+    /** Row r holds slots r * 64 .. r * 64 + 63: rows 1..5 are levels 1..5, rows 0 and LEVELS the two level-0 rows. */
+    private final WheelNode[] heads = new WheelNode[(LEVELS + 1) * SLOTS];
+
+    private final long[] slotMinimum = new long[(LEVELS + 1) * SLOTS];
+    private final int[] slotSize = new int[(LEVELS + 1) * SLOTS];
+    /** Per row, a bit per non-empty slot. */
+    private final long[] occupied = new long[LEVELS + 1];
+    /** The row that is level 0 (0 or {@link #LEVELS}); the other level-0 row is the staging row. */
+    private int level0Row;
+    /** The level-1 slot whose entries are being staged, or -1. */
+    private int stagedSlot = -1;
+    /** Entries in the staging row. */
+    private int stagedCount;
+
     private final DeadlineHeap reached = new DeadlineHeap(0);
     private final DeadlineHeap overflow = new DeadlineHeap(1);
     private int size;
@@ -118,21 +147,26 @@ final class TimingWheel {
             return;
         }
         int slot = (int) (tick >>> (level * SLOT_BITS)) & (SLOTS - 1);
-        int index = level * SLOTS + slot;
+        link(node, (level == 0 ? level0Row : level) * SLOTS + slot);
+    }
+
+    private void link(WheelNode node, int index) {
         WheelNode head = heads[index];
-        if (head == null) {
-            occupied[level] |= 1L << slot;
+        // The staged slot's minimum also bounds its staged entries, so an empty list there does not reset it.
+        boolean fresh = head == null && (stagedCount == 0 || index != SLOTS + stagedSlot);
+        if (fresh || node.deadlineNanos - slotMinimum[index] < 0) {
             slotMinimum[index] = node.deadlineNanos;
+        }
+        if (head == null) {
+            occupied[index / SLOTS] |= 1L << (index % SLOTS);
         } else {
             head.previous = node;
-            if (node.deadlineNanos - slotMinimum[index] < 0) {
-                slotMinimum[index] = node.deadlineNanos;
-            }
         }
         node.next = head;
         node.previous = null;
         node.location = index;
         heads[index] = node;
+        slotSize[index]++;
     }
 
     void remove(WheelNode node) {
@@ -152,10 +186,18 @@ final class TimingWheel {
     private void unlink(WheelNode node, int index) {
         WheelNode previous = node.previous;
         WheelNode next = node.next;
+        slotSize[index]--;
+        int row = index / SLOTS;
+        if (row == LEVELS - level0Row) {
+            stagedCount--;
+        }
         if (previous == null) {
             heads[index] = next;
             if (next == null) {
-                occupied[index / SLOTS] &= ~(1L << (index % SLOTS));
+                occupied[row] &= ~(1L << (index % SLOTS));
+                if (row == LEVELS - level0Row || (row == 1 && index % SLOTS == stagedSlot)) {
+                    endStagingIfEmpty();
+                }
             }
         } else {
             previous.next = next;
@@ -166,6 +208,17 @@ final class TimingWheel {
         node.previous = null;
         node.next = null;
         node.location = WheelNode.DETACHED;
+    }
+
+    /** Keeps the staged slot's level-1 bit set while the staging row holds entries; ends staging once neither does. */
+    private void endStagingIfEmpty() {
+        int index = SLOTS + stagedSlot;
+        if (stagedCount > 0) {
+            occupied[1] |= 1L << stagedSlot;
+        } else if (heads[index] == null) {
+            occupied[1] &= ~(1L << stagedSlot);
+            stagedSlot = -1;
+        }
     }
 
     /**
@@ -182,10 +235,15 @@ final class TimingWheel {
                     place(overflow.poll());
                 }
             } else {
-                int index = eventLevel * SLOTS + eventSlot;
+                int row = eventLevel == 0 ? level0Row : eventLevel;
+                int index = row * SLOTS + eventSlot;
+                if (eventLevel == 1 && eventSlot == stagedSlot) {
+                    startStagedBlock();
+                }
                 WheelNode node = heads[index];
                 heads[index] = null;
-                occupied[eventLevel] &= ~(1L << eventSlot);
+                slotSize[index] = 0;
+                occupied[row] &= ~(1L << eventSlot);
                 while (node != null) {
                     WheelNode next = node.next;
                     node.next = null;
@@ -201,16 +259,71 @@ final class TimingWheel {
         if (target > current) {
             current = target;
         }
+        stage();
         while (!reached.isEmpty() && reached.peek().deadlineNanos - nowNanos <= 0) {
             due.add(reached.poll().entry);
             size--;
         }
     }
 
+    /**
+     * Moves some entries of the lowest occupied level-1 slot to the staging row (invariant 5): at least
+     * {@link #STAGING_BUDGET}, and enough that one advance per tick would stage the slot by half its remaining time.
+     */
+    private void stage() {
+        if (stagedSlot < 0) {
+            long bits = occupied[1];
+            if (bits == 0) {
+                return;
+            }
+            stagedSlot = Long.numberOfTrailingZeros(bits);
+        }
+        int index = SLOTS + stagedSlot;
+        long blockStart = ((current >>> (2 * SLOT_BITS)) << (2 * SLOT_BITS)) | ((long) stagedSlot << SLOT_BITS);
+        long ticksLeft = Math.max(1, blockStart - current);
+        long budget = Math.max(STAGING_BUDGET, (2L * slotSize[index] + ticksLeft - 1) / ticksLeft);
+        int stagingBase = (LEVELS - level0Row) * SLOTS;
+        for (; budget > 0 && heads[index] != null; budget--) {
+            WheelNode node = heads[index];
+            WheelNode next = node.next;
+            heads[index] = next;
+            if (next != null) {
+                next.previous = null;
+            }
+            slotSize[index]--;
+            cascaded++;
+            stagedCount++;
+            link(node, stagingBase + (int) (tickOf(node.deadlineNanos) & (SLOTS - 1)));
+        }
+        // The slot's bit stays set while staged entries wait (invariant 5), even once its list is empty.
+    }
+
+    /**
+     * Current has just reached the staged slot's block, and the active level-0 row is empty (every event before it was
+     * handled): the staging row becomes level 0. Its slot 0 is due at this very tick, so its entries join reached.
+     */
+    private void startStagedBlock() {
+        level0Row = LEVELS - level0Row;
+        int index = level0Row * SLOTS;
+        WheelNode node = heads[index];
+        heads[index] = null;
+        slotSize[index] = 0;
+        occupied[level0Row] &= ~1L;
+        while (node != null) {
+            WheelNode next = node.next;
+            node.next = null;
+            node.previous = null;
+            reached.add(node);
+            node = next;
+        }
+        stagedSlot = -1;
+        stagedCount = 0;
+    }
+
     /** The tick of the next event in the slots or the overflow heap, or {@link Long#MAX_VALUE}; sets the fields. */
     private long nextEventTick() {
         for (int level = 0; level < LEVELS; level++) {
-            long bits = occupied[level];
+            long bits = occupied[level == 0 ? level0Row : level];
             if (bits != 0) {
                 int slot = Long.numberOfTrailingZeros(bits);
                 int above = (level + 1) * SLOT_BITS;
@@ -239,8 +352,9 @@ final class TimingWheel {
             found = true;
         }
         if (nextEventTick() != Long.MAX_VALUE) {
-            long bound =
-                    eventLevel == LEVELS ? overflow.peek().deadlineNanos : slotMinimum[eventLevel * SLOTS + eventSlot];
+            long bound = eventLevel == LEVELS
+                    ? overflow.peek().deadlineNanos
+                    : slotMinimum[(eventLevel == 0 ? level0Row : eventLevel) * SLOTS + eventSlot];
             if (!found || bound - wake < 0) {
                 wake = bound;
             }
@@ -263,16 +377,23 @@ final class TimingWheel {
             }
         }
         java.util.Arrays.fill(occupied, 0);
+        java.util.Arrays.fill(slotSize, 0);
+        stagedSlot = -1;
+        stagedCount = 0;
         reached.removeAll(sink);
         overflow.removeAll(sink);
         size = 0;
     }
 
-    /** Where {@code node} is: its level (0..5), {@code -2} reached, {@code -3} overflow, {@code -1} detached. */
-    static int levelOf(WheelNode node) {
+    /**
+     * Where {@code node} is: its level (0..5; a staged entry is still at level 1), {@code -2} reached, {@code -3}
+     * overflow, {@code -1} detached.
+     */
+    int levelOf(WheelNode node) {
         int location = node.location;
         if (location >= 0) {
-            return location / SLOTS;
+            int row = location / SLOTS;
+            return row == level0Row ? 0 : row == LEVELS - level0Row ? 1 : row;
         }
         if (location == WheelNode.DETACHED) {
             return WheelNode.DETACHED;
@@ -283,32 +404,55 @@ final class TimingWheel {
     /** Throws if an invariant of the implementation notes does not hold; O(n), for tests. */
     void checkInvariants() {
         int counted = reached.size() + overflow.size();
-        for (int level = 0; level < LEVELS; level++) {
+        int stagingRow = LEVELS - level0Row;
+        int staged = 0;
+        for (int row = 0; row <= LEVELS; row++) {
+            int level = row == level0Row ? 0 : row == stagingRow ? 1 : row;
             int digit = (int) (current >>> (level * SLOT_BITS)) & (SLOTS - 1);
             for (int slot = 0; slot < SLOTS; slot++) {
-                int index = level * SLOTS + slot;
-                boolean bit = (occupied[level] & (1L << slot)) != 0;
-                if (bit != (heads[index] != null)) {
-                    throw new AssertionError("bitmap disagrees with slot " + level + "/" + slot);
+                int index = row * SLOTS + slot;
+                boolean bit = (occupied[row] & (1L << slot)) != 0;
+                boolean holdsStaged = row == 1 && slot == stagedSlot && stagedCount > 0;
+                if (bit != (heads[index] != null || holdsStaged)) {
+                    throw new AssertionError("bitmap disagrees with slot " + row + "/" + slot);
                 }
-                if (bit && slot <= digit) {
-                    throw new AssertionError("slot " + level + "/" + slot + " behind current digit " + digit);
+                if (row == stagingRow ? bit && stagedSlot < 0 : bit && slot <= digit) {
+                    throw new AssertionError("slot " + row + "/" + slot + " behind current digit " + digit);
                 }
+                int length = 0;
                 for (WheelNode node = heads[index]; node != null; node = node.next) {
-                    counted++;
+                    length++;
                     long tick = tickOf(node.deadlineNanos);
                     int above = (level + 1) * SLOT_BITS;
-                    if (node.location != index
-                            || tick >>> above != current >>> above
-                            || ((tick >>> (level * SLOT_BITS)) & (SLOTS - 1)) != slot) {
+                    boolean misplaced = row == stagingRow
+                            ? tick >>> SLOT_BITS != (((current >>> above) << SLOT_BITS) | stagedSlot)
+                                    || (tick & (SLOTS - 1)) != slot
+                                    || node.deadlineNanos - slotMinimum[SLOTS + stagedSlot] < 0
+                            : tick >>> above != current >>> above
+                                    || ((tick >>> (level * SLOT_BITS)) & (SLOTS - 1)) != slot;
+                    if (node.location != index || misplaced) {
                         throw new AssertionError(
-                                "entry misplaced at " + level + "/" + slot + ": tick " + tick + ", current " + current);
+                                "entry misplaced at " + row + "/" + slot + ": tick " + tick + ", current " + current);
                     }
                     if (node.deadlineNanos - slotMinimum[index] < 0) {
-                        throw new AssertionError("slot minimum above an entry at " + level + "/" + slot);
+                        throw new AssertionError("slot minimum above an entry at " + row + "/" + slot);
                     }
                 }
+                if (length != slotSize[index]) {
+                    throw new AssertionError(
+                            "slot " + row + "/" + slot + " counts " + slotSize[index] + " of " + length);
+                }
+                counted += length;
+                if (row == stagingRow) {
+                    staged += length;
+                }
             }
+        }
+        if (staged != stagedCount) {
+            throw new AssertionError("stagedCount " + stagedCount + " but " + staged + " staged entries");
+        }
+        if (stagedSlot >= 0 && stagedSlot <= ((current >>> SLOT_BITS) & (SLOTS - 1))) {
+            throw new AssertionError("staged slot " + stagedSlot + " behind current " + current);
         }
         if (counted != size) {
             throw new AssertionError("size " + size + " but " + counted + " entries");

@@ -47,12 +47,12 @@ class TimingWheelTest {
     void entriesGoToTheLevelOfTheirHighestDifferingDigit() {
         for (int level = 0; level < TimingWheel.LEVELS; level++) {
             WheelNode node = add(3 * ticksAtLevel(level) * TICK + 5);
-            assertEquals(level, TimingWheel.levelOf(node), "level of an entry 3 slots out at level " + level);
+            assertEquals(level, wheel.levelOf(node), "level of an entry 3 slots out at level " + level);
         }
         WheelNode beyond = add((1L << (TimingWheel.SLOT_BITS * TimingWheel.LEVELS)) * TICK * 2);
-        assertEquals(WheelNode.OVERFLOW, TimingWheel.levelOf(beyond));
+        assertEquals(WheelNode.OVERFLOW, wheel.levelOf(beyond));
         WheelNode now = add(TICK / 2); // same tick as current: straight to the exact-deadline heap
-        assertEquals(WheelNode.CURRENT, TimingWheel.levelOf(now));
+        assertEquals(WheelNode.CURRENT, wheel.levelOf(now));
     }
 
     @ParameterizedTest
@@ -60,11 +60,11 @@ class TimingWheelTest {
     void anEntryCascadesDownEveryLevelAndFiresAtItsDeadlineNotBefore(int level) {
         long deadline = 5 * ticksAtLevel(level) * TICK + 3 * ticksAtLevel(level - 1) * TICK + 77;
         WheelNode node = add(deadline);
-        assertEquals(level, TimingWheel.levelOf(node));
+        assertEquals(level, wheel.levelOf(node));
         long cascadedBefore = wheel.cascaded();
 
         assertTrue(advanceTo(deadline - 1).isEmpty(), "fired early");
-        assertEquals(WheelNode.CURRENT, TimingWheel.levelOf(node), "should have cascaded down to the current tick");
+        assertEquals(WheelNode.CURRENT, wheel.levelOf(node), "should have cascaded down to the current tick");
         assertTrue(wheel.cascaded() > cascadedBefore);
         assertEquals(deadline + ORIGIN, wheel.nextWakeNanos(), "parks until the exact deadline");
         assertEquals(List.of(node.entry), advanceTo(deadline));
@@ -100,7 +100,7 @@ class TimingWheelTest {
                 : 9 * ticksAtLevel(level) * TICK + 1;
         WheelNode keep = add(deadline + 10);
         WheelNode node = add(deadline);
-        assertEquals(level == TimingWheel.LEVELS ? WheelNode.OVERFLOW : level, TimingWheel.levelOf(node));
+        assertEquals(level == TimingWheel.LEVELS ? WheelNode.OVERFLOW : level, wheel.levelOf(node));
         assertEquals(2, wheel.size());
         wheel.remove(node);
         wheel.checkInvariants();
@@ -146,11 +146,11 @@ class TimingWheelTest {
         long span = (1L << (TimingWheel.SLOT_BITS * TimingWheel.LEVELS)) * TICK;
         WheelNode far = add(span * 5 + 123);
         WheelNode farther = add(span * 9 + 7);
-        assertEquals(WheelNode.OVERFLOW, TimingWheel.levelOf(far));
+        assertEquals(WheelNode.OVERFLOW, wheel.levelOf(far));
         assertEquals(ORIGIN + span * 5 + 123, wheel.nextWakeNanos());
         assertTrue(advanceTo(span * 5).isEmpty());
-        assertTrue(TimingWheel.levelOf(far) >= 0 || TimingWheel.levelOf(far) == WheelNode.CURRENT);
-        assertEquals(WheelNode.OVERFLOW, TimingWheel.levelOf(farther));
+        assertTrue(wheel.levelOf(far) >= 0 || wheel.levelOf(far) == WheelNode.CURRENT);
+        assertEquals(WheelNode.OVERFLOW, wheel.levelOf(farther));
         assertEquals(List.of(far.entry), advanceTo(span * 5 + 123));
         assertEquals(List.of(farther.entry), advanceTo(span * 9 + 7));
     }
@@ -199,6 +199,101 @@ class TimingWheelTest {
             }
             assertEquals(live.size(), wheel.size());
         }
+    }
+
+    @Test
+    void theNextLevel1SlotIsStagedAheadOfItsBlockSoItsStartCascadesOnlyLateArrivals() {
+        int early = 2_000;
+        List<WheelNode> nodes = new ArrayList<>();
+        for (int i = 0; i < early; i++) { // level-1 slot 2: ticks 128..191
+            nodes.add(add((2 * 64 + i % 64) * TICK + i % 97));
+        }
+        for (int tick = 1; tick < 64; tick++) { // one advance per tick through block 0
+            assertTrue(advanceTo(tick * TICK).isEmpty());
+        }
+        assertEquals(early, wheel.cascaded(), "staged while block 0 and 1 pass, a budget per advance");
+        WheelNode late = add(2 * 64 * TICK + 40 * TICK + 3); // arrives after staging ended
+        assertEquals(1, wheel.levelOf(late));
+        nodes.add(late);
+        for (int tick = 64; tick < 128; tick++) {
+            assertTrue(advanceTo(tick * TICK).isEmpty());
+        }
+        long beforeBlock = wheel.cascaded();
+        List<TimerEntry> fired = new ArrayList<>(advanceTo(128 * TICK));
+        assertTrue(
+                wheel.cascaded() - beforeBlock <= 1,
+                "the block's start swaps the staged row and cascades only the late arrival, not "
+                        + (wheel.cascaded() - beforeBlock));
+        fired.addAll(advanceTo(192 * TICK));
+        assertEquals(nodes.size(), fired.size());
+        for (int i = 1; i < fired.size(); i++) {
+            assertTrue(fired.get(i).deadlineNanos() - fired.get(i - 1).deadlineNanos() >= 0, "out of order at " + i);
+        }
+        assertTrue(wheel.isEmpty());
+    }
+
+    @Test
+    void aStagedSlotKeepsWakingAtItsEarliestEntryWhenItsListEmptiesAndRefills() {
+        WheelNode first = add(130 * TICK + 5);
+        add(139 * TICK);
+        assertTrue(advanceTo(TICK).isEmpty()); // both staged: the level-1 slot's own list is empty
+        assertEquals(ORIGIN + 130 * TICK + 5, wheel.nextWakeNanos());
+        add(190 * TICK); // into the same, now empty, level-1 list
+        assertEquals(ORIGIN + 130 * TICK + 5, wheel.nextWakeNanos(), "a staged entry is still the earliest");
+        wheel.remove(first);
+        wheel.checkInvariants();
+        assertEquals(2, wheel.size());
+        assertEquals(1, advanceTo(139 * TICK).size());
+        assertEquals(1, advanceTo(190 * TICK).size());
+        assertTrue(wheel.isEmpty());
+    }
+
+    @Test
+    void aSlotWhoseStagedEntriesAreAllCancelledLeavesNoEvent() {
+        WheelNode a = add(130 * TICK);
+        WheelNode b = add(131 * TICK);
+        assertTrue(advanceTo(TICK).isEmpty());
+        wheel.remove(a);
+        wheel.remove(b);
+        wheel.checkInvariants();
+        assertTrue(wheel.isEmpty());
+        WheelNode c = add(70 * TICK); // a lower level-1 slot than the one that was staged
+        assertEquals(ORIGIN + 70 * TICK, wheel.nextWakeNanos());
+        assertEquals(List.of(c.entry), advanceTo(70 * TICK));
+    }
+
+    @Test
+    void denseRandomScheduleCancelAndAdvanceAcrossStagedBlocksMatchesASortedModel() {
+        Random random = new Random(7);
+        List<WheelNode> live = new ArrayList<>();
+        long now = 0;
+        for (int round = 0; round < 30_000; round++) {
+            int action = random.nextInt(10);
+            if (action < 6) {
+                live.add(add(now + random.nextLong(300 * TICK)));
+            } else if (action < 8 && !live.isEmpty()) {
+                wheel.remove(live.remove(random.nextInt(live.size())));
+                wheel.checkInvariants();
+            } else {
+                now += random.nextLong(12 * TICK);
+                long until = ORIGIN + now;
+                List<TimerEntry> due = advanceTo(now);
+                List<WheelNode> expected = new ArrayList<>();
+                for (WheelNode node : live) {
+                    if (node.deadlineNanos - until <= 0) {
+                        expected.add(node);
+                    }
+                }
+                expected.sort(Comparator.comparingLong(n -> n.deadlineNanos - ORIGIN));
+                assertEquals(expected.size(), due.size(), "due count at round " + round);
+                for (int i = 0; i < due.size(); i++) {
+                    assertEquals(expected.get(i).deadlineNanos, due.get(i).deadlineNanos(), "order at round " + round);
+                }
+                live.removeAll(expected);
+            }
+            assertEquals(live.size(), wheel.size());
+        }
+        assertTrue(wheel.cascaded() > 0);
     }
 
     @Test
