@@ -40,24 +40,28 @@ final class TimingWheel {
      *    and a far timer costs no wakeups on its way down.
      * 4. `size` counts entries in slots, `reached` and `overflow`.
      * 5. Staging. Level 0 has two rows of 64 slots: the active row (`level0Row`) and the staging row. While
-     *    `stagedSlot` is not -1, the staging row holds entries taken from level-1 slot `stagedSlot`, each in the slot of
-     *    its tick's level-0 digit, i.e. where it will be once current reaches that slot's block; `stagedCount` counts
-     *    them, and the level-1 bit of `stagedSlot` stays set while either the slot's list or the staging row holds any.
-     *    Every `advance` moves some of the slot's entries to the staging row (a budget that spreads the slot over the
-     *    ticks left before its block), and the block's start swaps the two rows: no staged entry is touched then, only
-     *    those armed into the slot after the last staging (and the staged entries of digit 0, which are due at once).
+     *    `stagedSource` is not -1 it names a slot of level k >= 1 (the lowest occupied slot of the lowest non-empty
+     *    level when staging began) whose event tick E starts a level-0 block B = E >>> 6. The staging row then holds
+     *    entries taken from that slot whose tick is in B, each in the slot of its level-0 digit, i.e. where it will be
+     *    once current reaches E; `stagedCount` counts them. Entries taken from the slot that are not in B (only at
+     *    k >= 2) wait in the `DEFERRED` list, still due where the slot said. The slot's bit stays set while its own
+     *    list, the staging row or `DEFERRED` holds any, and its `slotMinimum` bounds all three. Every `advance` takes
+     *    some of the slot's entries (a budget that spreads the slot over the ticks left before E), and reaching E swaps
+     *    the two rows: no staged entry is touched then, only the slot's late arrivals and `DEFERRED` are cascaded (and
+     *    the staged entries of digit 0, which are due at E itself). A lower slot that gains entries after staging
+     *    began is an earlier event and cascades into the active row as usual, since its block ends before B.
      *
      * Why staging. At the default tick (2^19 ns for 1,000 µs) level 0 spans 33.5 ms, less than a 50 ms period, so
      * 10,000 timers of that period put ~6,700 entries into each level-1 slot; cascading them at the block's start took
      * ~1.1 ms under the engine lock every 33.5 ms, and the events due just after it were that late (docs/performance.md,
      * "Timer lateness: where the millisecond tail comes from"). Spread over the ticks before the block, the same work
-     * costs each advance a few dozen microseconds.
+     * costs each advance a few dozen microseconds. At a level-2 boundary (every 4,096 ticks, 2.15 s) all 10,000 are in
+     * one level-2 slot, re-armed in the 48 ticks before it; staging that slot spreads that cascade the same way.
      *
      * Costs. `add` and `remove` are O(1) for slots (list link, bitmap bit) and O(log n) only in the two heaps, which
      * hold the entries of the current tick and those beyond the wheel's span (2^36 ticks). Each entry is cascaded at
-     * most once per level; an advance stages at most max(64, 2 r / t) entries besides its own events (r entries left
-     * in the staged slot, t ticks before its block). A level-2 boundary (every 4096 ticks) still cascades its slot
-     * whole.
+     * most once per level (and may first be taken into `DEFERRED`, once); an advance takes at most max(64, 2 r / t) entries from the staged slot besides its own
+     * events (r entries left in the slot, t ticks before its event).
      */
 
     static final int LEVELS = 6;
@@ -73,17 +77,26 @@ final class TimingWheel {
     /** The fewest entries an advance stages while a staged slot has any left. */
     static final int STAGING_BUDGET = 64;
 
-    /** Row r holds slots r * 64 .. r * 64 + 63: rows 1..5 are levels 1..5, rows 0 and LEVELS the two level-0 rows. */
-    private final WheelNode[] heads = new WheelNode[(LEVELS + 1) * SLOTS];
+    /**
+     * The index in {@link #heads} of the list of entries taken from the staged slot but outside its staged block; it
+     * has no bit and no event of its own (the staged slot's bit stands for it).
+     */
+    private static final int DEFERRED = (LEVELS + 1) * SLOTS;
 
-    private final long[] slotMinimum = new long[(LEVELS + 1) * SLOTS];
-    private final int[] slotSize = new int[(LEVELS + 1) * SLOTS];
-    /** Per row, a bit per non-empty slot. */
-    private final long[] occupied = new long[LEVELS + 1];
+    /**
+     * Row r holds slots r * 64 .. r * 64 + 63: rows 1..5 are levels 1..5, rows 0 and LEVELS the two level-0 rows;
+     * {@link #DEFERRED} follows them.
+     */
+    private final WheelNode[] heads = new WheelNode[DEFERRED + 1];
+
+    private final long[] slotMinimum = new long[DEFERRED + 1];
+    private final int[] slotSize = new int[DEFERRED + 1];
+    /** Per row, a bit per non-empty slot (the last word is {@link #DEFERRED}'s, never searched). */
+    private final long[] occupied = new long[LEVELS + 2];
     /** The row that is level 0 (0 or {@link #LEVELS}); the other level-0 row is the staging row. */
     private int level0Row;
-    /** The level-1 slot whose entries are being staged, or -1. */
-    private int stagedSlot = -1;
+    /** The index of the slot whose entries are being staged (level 1..5), or -1. */
+    private int stagedSource = -1;
     /** Entries in the staging row. */
     private int stagedCount;
 
@@ -152,8 +165,8 @@ final class TimingWheel {
 
     private void link(WheelNode node, int index) {
         WheelNode head = heads[index];
-        // The staged slot's minimum also bounds its staged entries, so an empty list there does not reset it.
-        boolean fresh = head == null && (stagedCount == 0 || index != SLOTS + stagedSlot);
+        // The staged slot's minimum also bounds the entries taken from it, so an empty list there does not reset it.
+        boolean fresh = head == null && (index != stagedSource || !holdsTakenEntries());
         if (fresh || node.deadlineNanos - slotMinimum[index] < 0) {
             slotMinimum[index] = node.deadlineNanos;
         }
@@ -195,7 +208,7 @@ final class TimingWheel {
             heads[index] = next;
             if (next == null) {
                 occupied[row] &= ~(1L << (index % SLOTS));
-                if (row == LEVELS - level0Row || (row == 1 && index % SLOTS == stagedSlot)) {
+                if (row == LEVELS - level0Row || index == stagedSource || index == DEFERRED) {
                     endStagingIfEmpty();
                 }
             }
@@ -210,14 +223,18 @@ final class TimingWheel {
         node.location = WheelNode.DETACHED;
     }
 
-    /** Keeps the staged slot's level-1 bit set while the staging row holds entries; ends staging once neither does. */
+    private boolean holdsTakenEntries() {
+        return stagedCount > 0 || heads[DEFERRED] != null;
+    }
+
+    /** Keeps the staged slot's bit set while entries taken from it wait; ends staging once nothing from it is left. */
     private void endStagingIfEmpty() {
-        int index = SLOTS + stagedSlot;
-        if (stagedCount > 0) {
-            occupied[1] |= 1L << stagedSlot;
-        } else if (heads[index] == null) {
-            occupied[1] &= ~(1L << stagedSlot);
-            stagedSlot = -1;
+        long bit = 1L << (stagedSource % SLOTS);
+        if (holdsTakenEntries()) {
+            occupied[stagedSource / SLOTS] |= bit;
+        } else if (heads[stagedSource] == null) {
+            occupied[stagedSource / SLOTS] &= ~bit;
+            stagedSource = -1;
         }
     }
 
@@ -237,10 +254,7 @@ final class TimingWheel {
             } else {
                 int row = eventLevel == 0 ? level0Row : eventLevel;
                 int index = row * SLOTS + eventSlot;
-                if (eventLevel == 1 && eventSlot == stagedSlot) {
-                    startStagedBlock();
-                }
-                WheelNode node = heads[index];
+                WheelNode node = index == stagedSource ? startStagedBlock() : heads[index];
                 heads[index] = null;
                 slotSize[index] = 0;
                 occupied[row] &= ~(1L << eventSlot);
@@ -267,47 +281,59 @@ final class TimingWheel {
     }
 
     /**
-     * Moves some entries of the lowest occupied level-1 slot to the staging row (invariant 5): at least
-     * {@link #STAGING_BUDGET}, and enough that one advance per tick would stage the slot by half its remaining time.
+     * Takes some entries of the staged slot, choosing one if none is (invariant 5): at least {@link #STAGING_BUDGET},
+     * and enough that one advance per tick would take the slot by half its remaining time.
      */
     private void stage() {
-        if (stagedSlot < 0) {
-            long bits = occupied[1];
-            if (bits == 0) {
+        if (stagedSource < 0) {
+            for (int level = 1; level < LEVELS && stagedSource < 0; level++) {
+                long bits = occupied[level];
+                if (bits != 0) {
+                    stagedSource = level * SLOTS + Long.numberOfTrailingZeros(bits);
+                }
+            }
+            if (stagedSource < 0) {
                 return;
             }
-            stagedSlot = Long.numberOfTrailingZeros(bits);
         }
-        int index = SLOTS + stagedSlot;
-        long blockStart = ((current >>> (2 * SLOT_BITS)) << (2 * SLOT_BITS)) | ((long) stagedSlot << SLOT_BITS);
-        long ticksLeft = Math.max(1, blockStart - current);
-        long budget = Math.max(STAGING_BUDGET, (2L * slotSize[index] + ticksLeft - 1) / ticksLeft);
+        int level = stagedSource / SLOTS;
+        int above = (level + 1) * SLOT_BITS;
+        long event = ((current >>> above) << above) | ((long) (stagedSource % SLOTS) << (level * SLOT_BITS));
+        long ticksLeft = Math.max(1, event - current);
+        long budget = Math.max(STAGING_BUDGET, (2L * slotSize[stagedSource] + ticksLeft - 1) / ticksLeft);
         int stagingBase = (LEVELS - level0Row) * SLOTS;
-        for (; budget > 0 && heads[index] != null; budget--) {
-            WheelNode node = heads[index];
+        for (; budget > 0 && heads[stagedSource] != null; budget--) {
+            WheelNode node = heads[stagedSource];
             WheelNode next = node.next;
-            heads[index] = next;
+            heads[stagedSource] = next;
             if (next != null) {
                 next.previous = null;
             }
-            slotSize[index]--;
-            cascaded++;
-            stagedCount++;
-            link(node, stagingBase + (int) (tickOf(node.deadlineNanos) & (SLOTS - 1)));
+            slotSize[stagedSource]--;
+            long tick = tickOf(node.deadlineNanos);
+            if (tick >>> SLOT_BITS == event >>> SLOT_BITS) {
+                cascaded++;
+                stagedCount++;
+                link(node, stagingBase + (int) (tick & (SLOTS - 1)));
+            } else {
+                link(node, DEFERRED);
+            }
         }
-        // The slot's bit stays set while staged entries wait (invariant 5), even once its list is empty.
+        // The slot's bit stays set while entries taken from it wait (invariant 5), even once its own list is empty.
     }
 
     /**
-     * Current has just reached the staged slot's block, and the active level-0 row is empty (every event before it was
+     * Current has just reached the staged slot's event, and the active level-0 row is empty (every event before it was
      * handled): the staging row becomes level 0. Its slot 0 is due at this very tick, so its entries join reached.
+     *
+     * @return the entries still to cascade: the slot's late arrivals followed by {@link #DEFERRED}, linked by next
      */
-    private void startStagedBlock() {
+    private WheelNode startStagedBlock() {
         level0Row = LEVELS - level0Row;
-        int index = level0Row * SLOTS;
-        WheelNode node = heads[index];
-        heads[index] = null;
-        slotSize[index] = 0;
+        int first = level0Row * SLOTS;
+        WheelNode node = heads[first];
+        heads[first] = null;
+        slotSize[first] = 0;
         occupied[level0Row] &= ~1L;
         while (node != null) {
             WheelNode next = node.next;
@@ -316,8 +342,22 @@ final class TimingWheel {
             reached.add(node);
             node = next;
         }
-        stagedSlot = -1;
+        WheelNode rest = heads[DEFERRED];
+        heads[DEFERRED] = null;
+        slotSize[DEFERRED] = 0;
+        WheelNode arrivals = heads[stagedSource];
+        if (arrivals == null) {
+            arrivals = rest;
+        } else if (rest != null) {
+            WheelNode last = arrivals;
+            while (last.next != null) {
+                last = last.next;
+            }
+            last.next = rest;
+        }
+        stagedSource = -1;
         stagedCount = 0;
+        return arrivals;
     }
 
     /** The tick of the next event in the slots or the overflow heap, or {@link Long#MAX_VALUE}; sets the fields. */
@@ -378,7 +418,7 @@ final class TimingWheel {
         }
         java.util.Arrays.fill(occupied, 0);
         java.util.Arrays.fill(slotSize, 0);
-        stagedSlot = -1;
+        stagedSource = -1;
         stagedCount = 0;
         reached.removeAll(sink);
         overflow.removeAll(sink);
@@ -386,14 +426,16 @@ final class TimingWheel {
     }
 
     /**
-     * Where {@code node} is: its level (0..5; a staged entry is still at level 1), {@code -2} reached, {@code -3}
-     * overflow, {@code -1} detached.
+     * Where {@code node} is: its level (0..5; an entry taken from the staged slot is still at that slot's level),
+     * {@code -2} reached, {@code -3} overflow, {@code -1} detached.
      */
     int levelOf(WheelNode node) {
         int location = node.location;
         if (location >= 0) {
             int row = location / SLOTS;
-            return row == level0Row ? 0 : row == LEVELS - level0Row ? 1 : row;
+            return row == level0Row
+                    ? 0
+                    : row == LEVELS - level0Row || location == DEFERRED ? stagedSource / SLOTS : row;
         }
         if (location == WheelNode.DETACHED) {
             return WheelNode.DETACHED;
@@ -405,54 +447,69 @@ final class TimingWheel {
     void checkInvariants() {
         int counted = reached.size() + overflow.size();
         int stagingRow = LEVELS - level0Row;
+        int sourceLevel = stagedSource < 0 ? -1 : stagedSource / SLOTS;
+        long stagedBlock = -1;
+        if (stagedSource >= 0) {
+            int above = (sourceLevel + 1) * SLOT_BITS;
+            int digit = (int) (current >>> (sourceLevel * SLOT_BITS)) & (SLOTS - 1);
+            if (sourceLevel == 0 || stagedSource % SLOTS <= digit) {
+                throw new AssertionError("staged slot " + stagedSource + " behind current " + current);
+            }
+            stagedBlock =
+                    (((current >>> above) << above) | ((long) (stagedSource % SLOTS) << (sourceLevel * SLOT_BITS)))
+                            >>> SLOT_BITS;
+        }
         int staged = 0;
-        for (int row = 0; row <= LEVELS; row++) {
-            int level = row == level0Row ? 0 : row == stagingRow ? 1 : row;
-            int digit = (int) (current >>> (level * SLOT_BITS)) & (SLOTS - 1);
-            for (int slot = 0; slot < SLOTS; slot++) {
-                int index = row * SLOTS + slot;
+        for (int index = 0; index <= DEFERRED; index++) {
+            int row = index / SLOTS;
+            int slot = index % SLOTS;
+            boolean taken = row == stagingRow || index == DEFERRED;
+            if (taken && stagedSource < 0 && heads[index] != null) {
+                throw new AssertionError("entries taken for staging while nothing is staged, at " + index);
+            }
+            int level = row == level0Row ? 0 : taken ? sourceLevel : row;
+            int levelSlot = index == DEFERRED ? stagedSource % SLOTS : slot;
+            if (index != DEFERRED) {
                 boolean bit = (occupied[row] & (1L << slot)) != 0;
-                boolean holdsStaged = row == 1 && slot == stagedSlot && stagedCount > 0;
-                if (bit != (heads[index] != null || holdsStaged)) {
+                boolean holdsTaken = index == stagedSource && holdsTakenEntries();
+                if (bit != (heads[index] != null || holdsTaken)) {
                     throw new AssertionError("bitmap disagrees with slot " + row + "/" + slot);
                 }
-                if (row == stagingRow ? bit && stagedSlot < 0 : bit && slot <= digit) {
+                int digit = (int) (current >>> (level * SLOT_BITS)) & (SLOTS - 1);
+                if (row != stagingRow && bit && slot <= digit) {
                     throw new AssertionError("slot " + row + "/" + slot + " behind current digit " + digit);
                 }
-                int length = 0;
-                for (WheelNode node = heads[index]; node != null; node = node.next) {
-                    length++;
-                    long tick = tickOf(node.deadlineNanos);
-                    int above = (level + 1) * SLOT_BITS;
-                    boolean misplaced = row == stagingRow
-                            ? tick >>> SLOT_BITS != (((current >>> above) << SLOT_BITS) | stagedSlot)
-                                    || (tick & (SLOTS - 1)) != slot
-                                    || node.deadlineNanos - slotMinimum[SLOTS + stagedSlot] < 0
-                            : tick >>> above != current >>> above
-                                    || ((tick >>> (level * SLOT_BITS)) & (SLOTS - 1)) != slot;
-                    if (node.location != index || misplaced) {
-                        throw new AssertionError(
-                                "entry misplaced at " + row + "/" + slot + ": tick " + tick + ", current " + current);
-                    }
-                    if (node.deadlineNanos - slotMinimum[index] < 0) {
-                        throw new AssertionError("slot minimum above an entry at " + row + "/" + slot);
-                    }
-                }
-                if (length != slotSize[index]) {
+            }
+            int length = 0;
+            for (WheelNode node = heads[index]; node != null; node = node.next) {
+                length++;
+                long tick = tickOf(node.deadlineNanos);
+                int above = (level + 1) * SLOT_BITS;
+                boolean misplaced = row == stagingRow
+                        ? tick >>> SLOT_BITS != stagedBlock || (tick & (SLOTS - 1)) != slot
+                        : tick >>> above != current >>> above
+                                || ((tick >>> (level * SLOT_BITS)) & (SLOTS - 1)) != levelSlot;
+                if (node.location != index || misplaced) {
                     throw new AssertionError(
-                            "slot " + row + "/" + slot + " counts " + slotSize[index] + " of " + length);
+                            "entry misplaced at " + row + "/" + slot + ": tick " + tick + ", current " + current);
                 }
-                counted += length;
-                if (row == stagingRow) {
-                    staged += length;
+                if (node.deadlineNanos - slotMinimum[taken ? stagedSource : index] < 0) {
+                    throw new AssertionError("slot minimum above an entry at " + row + "/" + slot);
                 }
+                if (taken && node.deadlineNanos - slotMinimum[index] < 0 && index != DEFERRED) {
+                    throw new AssertionError("staging slot minimum above an entry at " + row + "/" + slot);
+                }
+            }
+            if (length != slotSize[index]) {
+                throw new AssertionError("slot " + row + "/" + slot + " counts " + slotSize[index] + " of " + length);
+            }
+            counted += length;
+            if (row == stagingRow) {
+                staged += length;
             }
         }
         if (staged != stagedCount) {
             throw new AssertionError("stagedCount " + stagedCount + " but " + staged + " staged entries");
-        }
-        if (stagedSlot >= 0 && stagedSlot <= ((current >>> SLOT_BITS) & (SLOTS - 1))) {
-            throw new AssertionError("staged slot " + stagedSlot + " behind current " + current);
         }
         if (counted != size) {
             throw new AssertionError("size " + size + " but " + counted + " entries");

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.rouse.timer.spi.TimerEntry;
 
@@ -263,19 +264,58 @@ class TimingWheelTest {
     }
 
     @Test
-    void denseRandomScheduleCancelAndAdvanceAcrossStagedBlocksMatchesASortedModel() {
-        Random random = new Random(7);
+    void aLevel2SlotIsStagedToo_EntriesOfItsFirstBlockAheadAndTheRestDeferred() {
+        assertTrue(advanceTo(4000 * TICK).isEmpty()); // level-1 digit 62: the next boundary is 96 ticks away
+        List<WheelNode> nodes = new ArrayList<>();
+        int early = 2_000;
+        for (int i = 0; i < early; i++) { // re-armed just before a level-2 boundary, as 50 ms timers are
+            nodes.add(add((4096 + i % 48) * TICK + i % 89));
+        }
+        int deferred = 30;
+        for (int i = 0; i < deferred; i++) { // the same level-2 slot, a later level-1 block
+            nodes.add(add((4096 + 3 * 64 + i) * TICK));
+        }
+        for (WheelNode node : nodes) {
+            assertEquals(2, wheel.levelOf(node));
+        }
+        for (int tick = 4001; tick < 4096; tick++) {
+            assertTrue(advanceTo(tick * TICK).isEmpty());
+        }
+        assertEquals(early, wheel.cascaded(), "the boundary's first block staged ahead");
+        for (WheelNode node : nodes) {
+            assertEquals(2, wheel.levelOf(node), "taken entries still count as the slot's level");
+        }
+        long beforeBoundary = wheel.cascaded();
+        List<TimerEntry> fired = new ArrayList<>(advanceTo(4096 * TICK));
+        assertEquals(
+                2 * deferred,
+                wheel.cascaded() - beforeBoundary,
+                "the boundary cascades only the deferred entries (to level 1, and the same advance stages them toward"
+                        + " their own block), not the staged block");
+        fired.addAll(advanceTo((4096 + 4 * 64) * TICK));
+        assertEquals(nodes.size(), fired.size());
+        for (int i = 1; i < fired.size(); i++) {
+            assertTrue(fired.get(i).deadlineNanos() - fired.get(i - 1).deadlineNanos() >= 0, "out of order at " + i);
+        }
+        assertTrue(wheel.isEmpty());
+    }
+
+    @ParameterizedTest
+    @CsvSource({"7, 300, 12", "11, 9000, 700", "13, 300000, 40000"})
+    void denseRandomScheduleCancelAndAdvanceAcrossStagedBlocksMatchesASortedModel(
+            long seed, long maxDelayTicks, long maxStepTicks) {
+        Random random = new Random(seed);
         List<WheelNode> live = new ArrayList<>();
         long now = 0;
         for (int round = 0; round < 30_000; round++) {
             int action = random.nextInt(10);
             if (action < 6) {
-                live.add(add(now + random.nextLong(300 * TICK)));
+                live.add(add(now + random.nextLong(maxDelayTicks * TICK)));
             } else if (action < 8 && !live.isEmpty()) {
                 wheel.remove(live.remove(random.nextInt(live.size())));
                 wheel.checkInvariants();
             } else {
-                now += random.nextLong(12 * TICK);
+                now += random.nextLong(maxStepTicks * TICK);
                 long until = ORIGIN + now;
                 List<TimerEntry> due = advanceTo(now);
                 List<WheelNode> expected = new ArrayList<>();
