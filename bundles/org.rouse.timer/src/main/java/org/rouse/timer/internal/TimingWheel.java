@@ -45,8 +45,10 @@ final class TimingWheel {
      *    entries taken from that slot whose tick is in B, each in the slot of its level-0 digit, i.e. where it will be
      *    once current reaches E; `stagedCount` counts them. Entries taken from the slot that are not in B (only at
      *    k >= 2) wait in the `DEFERRED` list, still due where the slot said. The slot's bit stays set while its own
-     *    list, the staging row or `DEFERRED` holds any, and its `slotMinimum` bounds all three. Every `advance` takes
-     *    some of the slot's entries (a budget that spreads the slot over the ticks left before E), and reaching E swaps
+     *    list, the staging row or `DEFERRED` holds any, and its `slotMinimum` bounds all three. The first `advance` in
+     *    each tick takes some of the slot's entries (a budget that spreads the slot over the ticks left before E;
+     *    later advances in the same tick take none, since an engine whose awake worker fires small batches advances
+     *    many times per tick and a budget per call cost each of them microseconds), and reaching E swaps
      *    the two rows: no staged entry is touched then, only the slot's late arrivals and `DEFERRED` are cascaded (and
      *    the staged entries of digit 0, which are due at E itself). A lower slot that gains entries after staging
      *    began is an earlier event and cascades into the active row as usual, since its block ends before B.
@@ -55,13 +57,14 @@ final class TimingWheel {
      * 10,000 timers of that period put ~6,700 entries into each level-1 slot; cascading them at the block's start took
      * ~1.1 ms under the engine lock every 33.5 ms, and the events due just after it were that late (docs/performance.md,
      * "Timer lateness: where the millisecond tail comes from"). Spread over the ticks before the block, the same work
-     * costs each advance a few dozen microseconds. At a level-2 boundary (every 4,096 ticks, 2.15 s) all 10,000 are in
+     * costs each tick a few dozen microseconds. At a level-2 boundary (every 4,096 ticks, 2.15 s) all 10,000 are in
      * one level-2 slot, re-armed in the 48 ticks before it; staging that slot spreads that cascade the same way.
      *
      * Costs. `add` and `remove` are O(1) for slots (list link, bitmap bit) and O(log n) only in the two heaps, which
      * hold the entries of the current tick and those beyond the wheel's span (2^36 ticks). Each entry is cascaded at
-     * most once per level (and may first be taken into `DEFERRED`, once); an advance takes at most max(64, 2 r / t) entries from the staged slot besides its own
-     * events (r entries left in the slot, t ticks before its event).
+     * most once per level (and may first be taken into `DEFERRED`, once); the first advance of a tick takes at most
+     * max(64, 2 r / t) entries from the staged slot besides its own events (r entries left in the slot, t ticks before
+     * its event), and the others of that tick none.
      */
 
     static final int LEVELS = 6;
@@ -99,6 +102,8 @@ final class TimingWheel {
     private int stagedSource = -1;
     /** Entries in the staging row. */
     private int stagedCount;
+    /** The tick at which {@link #stage()} last ran, so that it runs once per tick however often time advances. */
+    private long stagedAtTick = -1;
 
     private final DeadlineHeap reached = new DeadlineHeap(0);
     private final DeadlineHeap overflow = new DeadlineHeap(1);
@@ -273,7 +278,10 @@ final class TimingWheel {
         if (target > current) {
             current = target;
         }
-        stage();
+        if (current != stagedAtTick) { // once per tick: an engine may advance many times within one
+            stagedAtTick = current;
+            stage();
+        }
         while (!reached.isEmpty() && reached.peek().deadlineNanos - nowNanos <= 0) {
             due.add(reached.poll().entry);
             size--;
