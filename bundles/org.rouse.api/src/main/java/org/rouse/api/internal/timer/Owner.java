@@ -56,10 +56,15 @@ final class Owner implements TimerOwner {
     private final AtomicLong lateSumNanos = new AtomicLong();
     /** The largest of their lateness in ns. */
     private final AtomicLong lateMaxNanos = new AtomicLong();
-    /** The timer whose handler runs now, or null; set before and cleared after each handler run. */
+    /**
+     * The timer whose handler ran last (runs now while {@link #busy}), or null; written before {@link #busy} is set,
+     * and only when it changes: a reference store on every run would cost a G1 card mark each time.
+     */
     private volatile TimerHandle running;
-    /** When that handler started (System.nanoTime()); written before {@link #running} is set. */
+    /** When that handler started (System.nanoTime()); written before {@link #busy} is set. */
     private volatile long runningSinceNanos;
+    /** Whether the handler of {@link #running} runs now; set after it starts, cleared after it returns. */
+    private volatile boolean busy;
 
     Owner(BundleTimerView view, String name) {
         this.view = view;
@@ -116,17 +121,21 @@ final class Owner implements TimerOwner {
             lateMaxNanos.setRelease(late);
         }
         runningSinceNanos = startNanos;
-        running = timer;
+        if (running != timer) {
+            running = timer;
+        }
+        busy = true;
     }
 
     /** The handler started by the last {@link #handlerStarted} has returned (or thrown). */
     void handlerFinished() {
-        running = null;
+        busy = false;
     }
 
     /** The lateness recorded since creation or the last reset, and the handler running now. */
     OwnerSnapshot snapshot() {
-        TimerHandle timer = running;
+        boolean inHandler = busy; // read first: the timer and start time written before it are then the current run's
+        TimerHandle timer = inHandler ? running : null;
         long since = runningSinceNanos;
         return new OwnerSnapshot(
                 view.consumer(),

@@ -2,7 +2,6 @@ package org.rouse.api.internal.timer;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,25 +22,30 @@ final class SerialQueue {
      * at a time (expiry takes it out of its handle by CAS before submitting it, and a periodic timer re-arms it only
      * after its run), so queueing allocates nothing.
      *
-     * Spare ticket. A ticket whose run started has left the engine's worker queue (each ticket is handed to an engine
-     * exactly once), so the runner keeps it in `spare` and the next hand-off takes it from there (getAndSet, so one
-     * party at a time owns it) instead of allocating one. Tickets that go stale (replaced by hand() or reissue()) are
-     * never kept: they may still sit in a retired engine's queue.
+     * Layout. `state` is IDLE, RUNNING (a worker is taking tasks) or the number of the one ticket that is handed to an
+     * engine for this queue. A submit that finds the queue idle moves the state from IDLE to a ticket's number by CAS
+     * and hands that ticket to the dispatch; a ticket that starts on a worker runs the queue only if it moves the
+     * state from its own number to RUNNING, so a stale ticket (replaced meanwhile) does nothing. The running worker
+     * takes a bounded batch (BATCH tasks), so a busy owner yields its worker to others, then sets the state idle and
+     * re-checks the queue, which closes the window in which a concurrent submit saw the state still set. The state is
+     * an int, not a reference to the ticket or a marker object: a firing moves it three times, and a reference store
+     * into a long-lived queue costs a G1 card mark and, for an object in another heap region, a card refinement, which
+     * at 10,000 owners was a sixth of a core.
      *
-     * Layout. `state` is null (idle), a Ticket (a run is handed to an engine under that ticket) or RUNNING (a worker is
-     * taking tasks). A submit that finds the queue idle installs a new ticket by CAS and hands it to the dispatch; a
-     * ticket that starts on a worker runs the queue only if it moves the state from itself to RUNNING, so a stale
-     * ticket (replaced meanwhile) does nothing. The running worker takes a bounded batch (BATCH tasks), so a busy owner
-     * yields its worker to others, then sets the state idle and re-checks the queue, which closes the window in which a
-     * concurrent submit saw the state still set.
+     * Reusable ticket. A ticket whose run started has left the engine's worker queue (each ticket is handed to an
+     * engine exactly once per number), so the runner keeps it in `reusable` before it sets the state idle, and the
+     * next hand-off hands the same ticket again: in the steady state a hand-off allocates nothing and stores no
+     * reference. Hence, whenever the state is IDLE, `reusable` is null or the ticket that ran last, which is in no
+     * engine's queue. Tickets that go stale (replaced by hand() or reissue()) never become `reusable`: a stale ticket
+     * cannot run (its number is never the state again), and only a ticket that ran is kept.
      *
      * Swaps. After every swap the front calls reissue() on every owner's queue: a queue whose ticket still waits
      * (perhaps in the retired engine's worker queue, behind a handler that may never return, or in a queue that
-     * engine's shutdown discards) gets a new ticket on the active engine, and the old one goes stale. A ticket handed to
-     * an engine concurrently with a swap may have missed that reissue; hand() therefore compares the dispatch's swap
-     * count before and after handing it over and, if a swap overlapped, replaces the ticket itself (the swap count is
-     * incremented after `active` is published and before the reissue runs, so one of the two always moves it). So no
-     * owner's work depends on a retired engine running what it was given.
+     * engine's shutdown discards) gets a new ticket, with a new number, on the active engine, and the old one goes
+     * stale. A ticket handed to an engine concurrently with a swap may have missed that reissue; hand() therefore
+     * compares the dispatch's swap count before and after handing it over and, if a swap overlapped, replaces the
+     * ticket itself (the swap count is incremented after `active` is published and before the reissue runs, so one of
+     * the two always moves it). So no owner's work depends on a retired engine running what it was given.
      *
      * Invariants.
      * 1. At most one worker runs a queue at any time (only the CAS to RUNNING starts one), so the owner's tasks run
@@ -50,20 +54,27 @@ final class SerialQueue {
      *    dispatch while the active engine refuses).
      * 3. A task that throws (any Throwable) ends only itself: the run goes on with the next task and the state is
      *    always released.
+     * 4. Ticket numbers are positive and odd, taken from a counter by getAndAdd, so IDLE (0) and RUNNING (-1) are never
+     *    a ticket's number, and a stale ticket's number does not return before 2^30 more tickets (one per first
+     *    hand-off and per swap that finds the queue waiting) have been made for the same queue.
      *
-     * Costs. No allocation per task or, in the steady state, per hand-off (the spare ticket); a reissue is one read
-     * for an idle or running queue.
+     * Costs. No allocation per task or, in the steady state, per hand-off (the reusable ticket), and no reference
+     * store on either; a reissue is one read for an idle or running queue.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(SerialQueue.class);
     private static final int BATCH = 32;
-    private static final Object RUNNING = new Object();
+    private static final int IDLE = 0;
+    private static final int RUNNING = -1;
 
-    private static final VarHandle SPARE;
+    private static final VarHandle STATE;
+    private static final VarHandle NUMBERS;
 
     static {
         try {
-            SPARE = MethodHandles.lookup().findVarHandle(SerialQueue.class, "spare", Ticket.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            STATE = lookup.findVarHandle(SerialQueue.class, "state", int.class);
+            NUMBERS = lookup.findVarHandle(SerialQueue.class, "numbers", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -74,11 +85,17 @@ final class SerialQueue {
     private Arming head;
     /** The newest queued arming, or null; guarded by this object's monitor. */
     private Arming tail;
-    /** Idle (null), a ticket or RUNNING; CAS by submitters, reissue and starting tickets; set idle by the runner. */
-    private final AtomicReference<Object> state = new AtomicReference<>();
-    /** A ticket no engine holds, or null; set by the runner, taken by getAndSet (see the notes). */
-    @SuppressWarnings("unused") // accessed through SPARE
-    private volatile Ticket spare;
+    /** IDLE, RUNNING or the number of the ticket handed to an engine; CAS by submitters, reissue and tickets. */
+    @SuppressWarnings("unused") // accessed through STATE
+    private volatile int state;
+    /**
+     * The ticket that ran last, handed again by the next hand-off, or null before the first run; written by the runner
+     * before it sets the state idle, read by whoever then moves it out of IDLE (see the notes).
+     */
+    private volatile Ticket reusable;
+    /** The last ticket number taken; getAndAdd by whoever makes a ticket. */
+    @SuppressWarnings("unused") // accessed through NUMBERS
+    private volatile int numbers;
 
     SerialQueue(TimerDispatch dispatch) {
         this.dispatch = dispatch;
@@ -114,15 +131,13 @@ final class SerialQueue {
     }
 
     private void scheduleIfIdle() {
-        if (state.get() == null) {
-            Ticket ticket = (Ticket) SPARE.getAndSet(this, (Ticket) null);
+        if ((int) STATE.getVolatile(this) == IDLE) {
+            Ticket ticket = reusable;
             if (ticket == null) {
                 ticket = new Ticket();
             }
-            if (state.compareAndSet(null, ticket)) {
+            if (STATE.compareAndSet(this, IDLE, ticket.number)) {
                 hand(ticket);
-            } else {
-                SPARE.compareAndSet(this, (Ticket) null, ticket); // no engine holds it: keep it for the next hand-off
             }
         }
     }
@@ -136,7 +151,7 @@ final class SerialQueue {
                 return;
             }
             Ticket fresh = new Ticket();
-            if (!state.compareAndSet(ticket, fresh)) {
+            if (!STATE.compareAndSet(this, ticket.number, fresh.number)) {
                 return; // it started, or a swap's reissue replaced it
             }
             ticket = fresh;
@@ -145,9 +160,10 @@ final class SerialQueue {
 
     /** Called after each swap: a queue waiting under a ticket gets a new one on the active engine. */
     void reissue() {
-        if (state.get() instanceof Ticket waiting) {
+        int waiting = (int) STATE.getVolatile(this);
+        if (waiting > 0) {
             Ticket fresh = new Ticket();
-            if (state.compareAndSet(waiting, fresh)) {
+            if (STATE.compareAndSet(this, waiting, fresh.number)) {
                 dispatch.execute(fresh);
             }
         }
@@ -167,19 +183,24 @@ final class SerialQueue {
                 }
             }
         } finally {
-            SPARE.setRelease(this, ticket); // its run started, so it has left the engine's queue
-            state.set(null);
+            if (reusable != ticket) {
+                reusable = ticket; // its run started, so it has left the engine's queue; no store in the steady state
+            }
+            STATE.setVolatile(this, IDLE);
             if (!isEmpty()) {
                 scheduleIfIdle();
             }
         }
     }
 
-    /** What an engine holds for this queue: runs it if it is still the queue's current ticket. */
+    /** What an engine holds for this queue: runs it if its number is still the queue's state. */
     private final class Ticket implements Runnable {
+        /** Positive and unique within the queue (invariant 4). */
+        final int number = (((int) NUMBERS.getAndAdd(SerialQueue.this, 1) << 1) | 1) & Integer.MAX_VALUE;
+
         @Override
         public void run() {
-            if (state.compareAndSet(this, RUNNING)) {
+            if (STATE.compareAndSet(SerialQueue.this, number, RUNNING)) {
                 runBatch(this);
             }
         }

@@ -67,8 +67,14 @@ final class TimerHandle implements Timer {
     private long periodNanos;
     /** Bumped by cancel and reschedule; guarded by this. */
     private int generation;
-    /** Written under this; read anywhere. */
-    private volatile TimerState state = TimerState.SCHEDULED;
+    /**
+     * The {@link TimerState}'s ordinal; written under this, read anywhere. An int rather than the enum constant: a
+     * firing writes it twice, and a reference store of a constant from another heap region costs each handle a G1
+     * card mark and its later refinement.
+     */
+    private volatile int state = TimerState.SCHEDULED.ordinal();
+
+    private static final TimerState[] STATES = TimerState.values();
     /** Neighbours in the owner's list of timers that may still run; guarded by the owner's live lock. */
     TimerHandle livePrevious;
 
@@ -102,7 +108,7 @@ final class TimerHandle implements Timer {
     }
 
     private void publishLocked(Arming arming) {
-        state = TimerState.SCHEDULED;
+        state = TimerState.SCHEDULED.ordinal();
         ARMED.setVolatile(this, arming);
         owner.view().counters().pendingAdded();
         owner.view().dispatch().arm(arming);
@@ -120,7 +126,7 @@ final class TimerHandle implements Timer {
         owner.view().counters().pendingRemoved();
         synchronized (this) {
             if (arming.generation == generation) {
-                state = TimerState.RUNNING;
+                state = TimerState.RUNNING.ordinal();
             }
         }
         owner.queue().submit(arming);
@@ -166,26 +172,26 @@ final class TimerHandle implements Timer {
 
     /** The owner closed after this event was handed to its queue: the event is dropped, as if cancelled. */
     private synchronized void closedBeforeRun() {
-        if (state == TimerState.RUNNING) {
-            state = TimerState.CANCELLED;
+        if (state == TimerState.RUNNING.ordinal()) {
+            state = TimerState.CANCELLED.ordinal();
             owner.view().counters().cancelled();
         }
     }
 
     private synchronized void afterRun(Arming arming) {
         if (arming.generation != generation) {
-            if (state == TimerState.RUNNING) {
-                state = kind == Kind.ONE_SHOT ? TimerState.FIRED : TimerState.CANCELLED;
+            if (state == TimerState.RUNNING.ordinal()) {
+                state = (kind == Kind.ONE_SHOT ? TimerState.FIRED : TimerState.CANCELLED).ordinal();
             }
             return; // cancelled or rescheduled while it ran
         }
         if (kind == Kind.ONE_SHOT) {
-            state = TimerState.FIRED;
+            state = TimerState.FIRED.ordinal();
             owner.forget(this);
             return;
         }
         if (owner.isClosed()) {
-            state = TimerState.CANCELLED;
+            state = TimerState.CANCELLED.ordinal();
             return;
         }
         long now = System.nanoTime();
@@ -220,7 +226,7 @@ final class TimerHandle implements Timer {
 
     /** Cancels; {@code forget} is false when the owner is closing and forgets all its timers itself. */
     synchronized boolean cancel(boolean forget) {
-        if (state == TimerState.CANCELLED) {
+        if (state == TimerState.CANCELLED.ordinal()) {
             return false;
         }
         generation++;
@@ -231,10 +237,11 @@ final class TimerHandle implements Timer {
             owner.view().dispatch().disarm(pending);
             prevented = true;
         } else {
-            prevented = kind != Kind.ONE_SHOT && state != TimerState.FIRED; // future runs of a running periodic
+            prevented =
+                    kind != Kind.ONE_SHOT && state != TimerState.FIRED.ordinal(); // future runs of a running periodic
         }
         if (prevented) {
-            state = TimerState.CANCELLED;
+            state = TimerState.CANCELLED.ordinal();
             owner.view().counters().cancelled();
             if (forget) {
                 owner.forget(this);
@@ -272,7 +279,7 @@ final class TimerHandle implements Timer {
 
     @Override
     public TimerState state() {
-        return state;
+        return STATES[state];
     }
 
     @Override
