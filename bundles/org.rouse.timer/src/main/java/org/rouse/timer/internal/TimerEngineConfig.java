@@ -39,4 +39,13 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
                     + " overshoot) after its deadline, never before it, and wake-ups are at least this far apart."
                     + " 0 (the default) wakes at every exact deadline. Range 0 to 1000000.")
     long slack_micros() default 0;
+
+    @AttributeDefinition(
+            name = "Help after (µs)",
+            description = "The worker that finds timers due runs their handlers itself, one after another, and wakes"
+                    + " another worker only when the queued handlers would wait longer than this behind it (judged by"
+                    + " how long handlers have recently run) or a handler has run this long; a parked worker checks at"
+                    + " most once per interval while timers fire. 0 hands every queued handler to another worker at"
+                    + " once. Range 0 to 1000000.")
+    long help_after_micros() default WheelTimerEngine.DEFAULT_HELP_AFTER_MICROS;
 }

@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The default timer engine: a {@link TimingWheel} and a fixed pool of worker threads that take turns waiting for the
  * next deadline (leader/follower). The worker that finds timers due fires them as one batch and runs their handlers
- * itself; another worker takes over the waiting only if it is needed.
+ * itself; another worker is woken only when queued handlers would otherwise wait behind a running one for longer than
+ * {@code help.after.micros}.
  */
 @Component(
         service = TimerEngine.class,
@@ -41,22 +42,46 @@ public final class WheelTimerEngine implements TimerEngine {
      * fires in that interrupt).
      *
      * Layout. One lock (`lock`) guards the wheel, `ready` (tasks waiting for a worker), `idle` (parked followers, most
-     * recently parked first), `leader`, `parkedUntil`, `parkedForever`, `shutDown` and the worker counts. Each Worker
-     * has its own `due` list and `produced` list, touched only by itself.
+     * recently parked first), `watchdog`, `leader`, `parkedUntil`, `parkedForever`, `running`, `taskNanosEstimate`,
+     * `shutDown`, the worker counts and each Worker's `inTask`/`taskStartNanos`. Each Worker has its own `due` list and
+     * `produced` list, touched only by itself.
      *
      * Algorithm. A worker loops: under the lock, (1) if no one leads and the wheel has entries due, it advances the
      * wheel (once the earliest deadline plus the slack has passed) and becomes the producer (`leader`, so no one else
      * produces or waits meanwhile); (2) else it takes a task from `ready`; (3) else, if no one leads, it becomes the
-     * leader and parks until the earliest deadline plus the slack; (4) else it parks as an idle follower. The producer
-     * calls TimerEntry.expire() for the whole batch outside the lock (the front's handle takes its own monitor); the
-     * front answers each with execute(ticket), which from the producing thread only appends to its `produced` list: no
-     * lock, no unpark. Then it appends the batch to `ready` under the lock once, gives up leading, and unparks one
-     * follower only if someone else is needed: more than one task is ready, or one is and the wheel still holds timers
-     * (someone must wait for them while this thread runs the task). It then runs the first ready task itself, so a
-     * firing costs no hand-off while a thread is awake and at most one otherwise. A worker that takes a task while
-     * others are still ready wakes one more follower (a cascade), so a batch of n tasks costs at most min(n, workers) −
-     * 1 unparks, not n. Tasks from other threads (the front's serial queues re-issuing a ticket, swaps) go to `ready`
-     * and wake an idle follower, or the parked leader if no follower is idle.
+     * leader and parks until the earliest deadline plus the slack; (4) else, if there is something to watch and no
+     * watchdog, it parks as the watchdog with a timeout (see "Helping"); (5) else it parks as an idle follower. The
+     * producer calls TimerEntry.expire() for the whole batch outside the lock (the front's handle takes its own
+     * monitor); the front answers each with execute(ticket), which from the producing thread only appends to its
+     * `produced` list: no lock, no unpark. Then it appends the batch to `ready` under the lock once and gives up
+     * leading, and its next turn of the loop takes the first task: a firing costs no hand-off while a thread is
+     * awake. Between two tasks the same loop looks at the wheel again, so the worker that runs a batch also fires
+     * the next one when it falls due, and waits for the one after when nothing is left to run. Tasks from other
+     * threads (the front's serial queues re-issuing a ticket, swaps) go to `ready` and wake an idle follower, or the
+     * parked leader if no follower is idle; tasks and arms from the engine's own workers wake no one, since the
+     * calling worker comes back to the loop.
+     *
+     * Helping (produce-consume, with execute-produce-consume when work would wait). Handing a task to a parked
+     * follower costs a wake-up: on Linux about 10 µs of CPU between the unpark, the futex and the scheduler, and the
+     * follower starts tens of microseconds later. A timer handler usually runs for a microsecond, so the worker that
+     * found a batch due runs it alone, one task after another, as Jetty's produce-consume does for non-blocking
+     * tasks; measured at 10,000 timers of 50 ms, this took a third of the engine's CPU off compared with one hand-off
+     * per batch (docs/performance.md). Another worker is woken only when work would otherwise wait behind a handler
+     * longer than `help.after.micros`: (a) as a worker takes a task and the tasks still queued would wait longer than
+     * that behind it (their count times `taskNanosEstimate`, the smoothed run time of recent tasks, measured from the
+     * loop's own clock reads), or another worker's task has run longer than that; (b) the watchdog. The watchdog is
+     * one follower parked with a timeout instead of indefinitely while there is something to watch: for
+     * `help.after.micros` while tasks run or a batch is being fired, and until the leader's wake-up plus
+     * `help.after.micros` while the leader waits. When it wakes it goes through the loop like any worker: if a handler
+     * holds the only awake worker, it finds the due timers (no one leads) or the queued tasks and takes them, and
+     * otherwise parks as the watchdog again. So a handler that blocks delays other owners' timers by at most about
+     * twice `help.after.micros` (plus a wake-up), never indefinitely, and the watchdog wakes at most once per interval
+     * while timers fire and never while they only wait (with the leader parked for an hour, it parks for an hour and
+     * a millisecond). A producer whose batch leaves other work waiting (another task, or timers still armed) while no
+     * watchdog is parked wakes a follower to become one; that happens only when the engine was idle before.
+     * `help.after.micros` = 0 restores handing over at once: the producer and every worker that takes a task while
+     * others are ready wakes one more follower (a cascade, at most min(n, workers) - 1 unparks for n tasks), and one
+     * more to lead while it runs a task and timers remain.
      *
      * Taking over. A worker that comes back to the loop (from a handler, or woken as a follower) while the leader is
      * parked and the wheel already holds an entry due (earliest deadline plus slack passed) fires that batch itself
@@ -85,13 +110,17 @@ public final class WheelTimerEngine implements TimerEngine {
      *    after the other, and the front's per-owner queues receive them in that order. A takeover replaces only a
      *    parked leader, never a producing one (a producer keeps `awake` set).
      * 2. While `leader` is null and the wheel is not empty, some worker is awake (it will look at the wheel when its
-     *    task returns), and if one of them took a task while others were idle, an idle one was woken to lead; an arm
-     *    that finds no leader wakes an idle follower. So timers never wait for a long handler while a worker is idle.
+     *    task returns), and a watchdog is parked with a timeout (if a worker is left to be one); an arm from outside
+     *    the engine that finds no leader wakes an idle follower. So timers never wait for a long handler for more than
+     *    about twice `help.after.micros` while a worker is idle (with 0: not at all, an idle one was woken to lead).
      * 3. The parked leader is unparked only by an arm whose deadline (plus slack) is earlier than the time it parked
      *    until, or by a task while no follower is idle, and only while it is parked (`awake` false): at most one unpark
      *    per park. No wake-up is lost: LockSupport's permit covers an unpark that lands between the unlock and the park.
      * 4. A follower is in `idle` exactly while its `inIdle` flag is set; whoever takes it out (the unparker) clears it,
-     *    and a follower that returns from park without being taken (a spurious wake-up) removes itself.
+     *    and a follower that returns from park without being taken (a spurious wake-up) removes itself. The watchdog
+     *    is never in `idle`; it is `watchdog` from when it decides to park until it or an unparker takes it out.
+     * 6. `running` counts the workers with `inTask` set: a worker sets it as it takes a task and clears it on its next
+     *    turn of the loop, where it also folds the task's run time into `taskNanosEstimate`.
      * 5. execute() after shutdown is refused; tasks accepted before it still run (the workers end only once `ready` is
      *    empty), until the grace period ends and the rest is discarded (the front re-issues its owners' tickets on the
      *    next engine, so it never depends on them).
@@ -99,15 +128,17 @@ public final class WheelTimerEngine implements TimerEngine {
      * Costs. arm, disarm and drain do O(1) work under the lock (O(log k) for the few entries of the current tick); an
      * entry armed again after it expired here (a periodic timer's next period) re-uses its detached node, so a firing
      * allocates nothing. A batch of due timers takes the lock twice, not once per timer; each task taken takes it
-     * once. Disarming never wakes anyone: at worst the leader wakes once at the removed timer's deadline and finds
-     * nothing due. Every return from a park counts as a wake-up (`wakeups`), so idle cost is visible; with nothing due
-     * nothing wakes.
+     * once. With short handlers a firing costs no unpark at all; the watchdog costs at most one wake-up per
+     * `help.after.micros` while timers fire. Disarming never wakes anyone: at worst the leader wakes once at the
+     * removed timer's deadline and finds nothing due. Every return from a park counts as a wake-up (`wakeups`), so
+     * idle cost is visible; with nothing due nothing wakes.
      */
 
     static final String PID = "org.rouse.timer.engine";
     static final String NAME = "wheel";
     static final int DEFAULT_WORKERS = 4;
     static final long DEFAULT_TICK_MICROS = 1000;
+    static final long DEFAULT_HELP_AFTER_MICROS = 1000;
 
     private static final Logger LOG = LoggerFactory.getLogger(WheelTimerEngine.class);
 
@@ -129,6 +160,15 @@ public final class WheelTimerEngine implements TimerEngine {
     private boolean parkedForever;
     /** False only while the leader is (about to be) parked; written under the lock, read by the spin loop. */
     private volatile boolean awake = true;
+    /**
+     * The follower parked with a timeout to look at the running handlers (see "Helping"), or null; guarded by the
+     * lock. It is never in {@link #idle}.
+     */
+    private Worker watchdog;
+    /** Workers running a task now (between taking it and coming back to the loop); guarded by the lock. */
+    private int running;
+    /** Smoothed run time of a task in ns (each sample moves it an eighth of the way); guarded by the lock. */
+    private long taskNanosEstimate;
     /** Live workers and the configured count; guarded by the lock. */
     private int liveWorkers;
 
@@ -150,11 +190,18 @@ public final class WheelTimerEngine implements TimerEngine {
     private final LongAdder batches = new LongAdder();
     /** Batches fired by an awake worker while the leader was still parked past its deadline (see the notes). */
     private final LongAdder takeovers = new LongAdder();
+    /** Returns of the watchdog from its timed park (see "Helping"). */
+    private final LongAdder watchdogWakeups = new LongAdder();
 
     /** Nanoseconds to spin before a deadline; written by configure. */
     private volatile long spinNanos;
     /** Nanoseconds a wake-up may be put off to fire later deadlines with it; written by configure, read under lock. */
     private volatile long slackNanos;
+    /**
+     * How long queued work may wait behind running handlers before another worker is woken to take it (0: at once);
+     * written by configure, read under the lock.
+     */
+    private volatile long helpAfterNanos;
 
     /** The configuration in force; written by configure (DS serializes activate and modified). */
     private Settings settings;
@@ -165,6 +212,17 @@ public final class WheelTimerEngine implements TimerEngine {
     /** For tests and benchmarks: an engine started at once. */
     public static WheelTimerEngine started(int workerThreads, long spinMicros, long tickMicros) {
         return started(workerThreads, spinMicros, tickMicros, 0);
+    }
+
+    /**
+     * For tests and benchmarks: an engine started at once, with a timer slack and the time after which a running
+     * handler makes another worker take the due work ({@code help.after.micros}; 0 hands it over at once).
+     */
+    public static WheelTimerEngine started(
+            int workerThreads, long spinMicros, long tickMicros, long slackMicros, long helpAfterMicros) {
+        WheelTimerEngine engine = new WheelTimerEngine();
+        engine.start(new Settings(workerThreads, spinMicros, tickMicros, slackMicros, helpAfterMicros));
+        return engine;
     }
 
     /** For tests and benchmarks: an engine started at once, with a timer slack. */
@@ -180,15 +238,21 @@ public final class WheelTimerEngine implements TimerEngine {
     }
 
     /** A validated engine configuration. */
-    record Settings(int workerThreads, long spinMicros, long tickMicros, long slackMicros) {
+    record Settings(int workerThreads, long spinMicros, long tickMicros, long slackMicros, long helpAfterMicros) {
         static final Settings DEFAULTS = new Settings(DEFAULT_WORKERS, 0, DEFAULT_TICK_MICROS, 0);
+
+        /** With the default {@code help.after.micros}. */
+        Settings(int workerThreads, long spinMicros, long tickMicros, long slackMicros) {
+            this(workerThreads, spinMicros, tickMicros, slackMicros, DEFAULT_HELP_AFTER_MICROS);
+        }
 
         static Settings from(TimerEngineConfig config, ConfigCheck check) {
             long threads = check.inRange("worker.threads", config.worker_threads(), 1, 1024);
             long spin = check.inRange("spin.micros", config.spin_micros(), 0, 1000);
             long tick = check.inRange("tick.micros", config.tick_micros(), 1, 1_000_000);
             long slack = check.inRange("slack.micros", config.slack_micros(), 0, 1_000_000);
-            return check.passed() ? new Settings((int) threads, spin, tick, slack) : null;
+            long help = check.inRange("help.after.micros", config.help_after_micros(), 0, 1_000_000);
+            return check.passed() ? new Settings((int) threads, spin, tick, slack, help) : null;
         }
 
         /** The tick as a power of two: {@code 2^shift} ns is the largest not above {@code tickMicros}. */
@@ -224,6 +288,7 @@ public final class WheelTimerEngine implements TimerEngine {
         settings = first;
         spinNanos = TimeUnit.MICROSECONDS.toNanos(first.spinMicros());
         slackNanos = TimeUnit.MICROSECONDS.toNanos(first.slackMicros());
+        helpAfterNanos = TimeUnit.MICROSECONDS.toNanos(first.helpAfterMicros());
         synchronized (lock) {
             wheel = new TimingWheel(System.nanoTime(), first.tickShift());
             targetWorkers = first.workerThreads();
@@ -245,6 +310,7 @@ public final class WheelTimerEngine implements TimerEngine {
     private void apply(Settings next) {
         spinNanos = TimeUnit.MICROSECONDS.toNanos(next.spinMicros());
         slackNanos = TimeUnit.MICROSECONDS.toNanos(next.slackMicros());
+        helpAfterNanos = TimeUnit.MICROSECONDS.toNanos(next.helpAfterMicros());
         List<Worker> wake = new ArrayList<>();
         synchronized (lock) {
             targetWorkers = next.workerThreads();
@@ -252,9 +318,11 @@ public final class WheelTimerEngine implements TimerEngine {
                 startWorkerLocked();
             }
             if (liveWorkers > targetWorkers) {
-                while (!idle.isEmpty()) {
+                while (hasIdleLocked()) {
                     wake.add(takeIdleLocked()); // the surplus ends; the rest park again
                 }
+            } else if (watchdog != null) {
+                wake.add(takeIdleLocked()); // a new help.after.micros: the watchdog computes its wait again
             }
             if (next.tickShift() != settings.tickShift()) {
                 TimingWheel rebuilt = new TimingWheel(System.nanoTime(), next.tickShift());
@@ -348,7 +416,7 @@ public final class WheelTimerEngine implements TimerEngine {
             }
             wheel.add(node);
             if (leader == null) {
-                if (!idle.isEmpty()) {
+                if (hasIdleLocked() && !fromOwnWorkerLocked()) {
                     wake = takeIdleLocked(); // every awake worker is in a task: an idle one waits for the deadline
                 }
             } else if (!awake && (parkedForever || node.deadlineNanos + slackNanos - parkedUntil < 0)) {
@@ -392,7 +460,10 @@ public final class WheelTimerEngine implements TimerEngine {
                 throw new RejectedExecutionException("timer engine " + NAME + " has shut down");
             }
             ready.add(task);
-            if (!idle.isEmpty()) {
+            if (fromOwnWorkerLocked()) {
+                // the calling worker comes back to the loop and takes it; if its handler runs on, the watchdog does
+                wake = null;
+            } else if (hasIdleLocked()) {
                 wake = takeIdleLocked();
             } else if (leader != null && !awake) {
                 awake = true;
@@ -442,6 +513,11 @@ public final class WheelTimerEngine implements TimerEngine {
         return takeovers.sum();
     }
 
+    /** Returns of the watchdog from its timed park, to look at handlers running past {@code help.after.micros}. */
+    public long watchdogWakeups() {
+        return watchdogWakeups.sum();
+    }
+
     /** Batches fired so far: rounds of the wheel that found at least one entry due. */
     public long batches() {
         return batches.sum();
@@ -454,18 +530,38 @@ public final class WheelTimerEngine implements TimerEngine {
         }
     }
 
+    /** Whether a parked follower (idle, or the watchdog) can be woken. */
+    private boolean hasIdleLocked() {
+        return !idle.isEmpty() || watchdog != null;
+    }
+
+    /** Takes a parked follower to wake: the most recently idle one, else the watchdog; null if there is none. */
     private Worker takeIdleLocked() {
-        Worker worker = idle.pop();
-        worker.inIdle = false;
+        Worker worker = idle.poll();
+        if (worker != null) {
+            worker.inIdle = false;
+            return worker;
+        }
+        worker = watchdog;
+        watchdog = null;
         return worker;
+    }
+
+    /**
+     * Whether the calling thread is one of this engine's workers running a task (and so comes back to the loop, where
+     * it sees what it just armed or queued) while hand-offs are deferred ({@code help.after.micros} above 0).
+     */
+    private boolean fromOwnWorkerLocked() {
+        return helpAfterNanos > 0 && Thread.currentThread() instanceof Worker self && self.engine() == this;
     }
 
     private static final int PRODUCE = 0;
     private static final int RUN = 1;
     private static final int LEAD = 2;
     private static final int FOLLOW = 3;
+    private static final int WATCH = 4;
 
-    /** A worker's loop: produce a batch, run a task, lead, or follow (see the notes). */
+    /** A worker's loop: produce a batch, run a task, lead, watch or follow (see the notes). */
     private void work(Worker me) {
         for (; ; ) {
             Runnable task = null;
@@ -474,9 +570,19 @@ public final class WheelTimerEngine implements TimerEngine {
             boolean forever = false;
             long waitNanos = 0;
             synchronized (lock) {
+                long now = System.nanoTime();
+                if (me.inTask) {
+                    me.inTask = false;
+                    running--;
+                    taskNanosEstimate += (now - me.taskStartNanos - taskNanosEstimate) >> 3;
+                }
                 if (leader == me) {
                     leader = null;
                     awake = true;
+                }
+                if (watchdog == me) {
+                    watchdog = null;
+                    watchdogWakeups.increment();
                 }
                 if (me.inIdle) { // a spurious return from park
                     idle.remove(me);
@@ -486,7 +592,8 @@ public final class WheelTimerEngine implements TimerEngine {
                     retireLocked(me);
                     return;
                 }
-                long now = System.nanoTime();
+                boolean toWatch = me.watchOnWake;
+                me.watchOnWake = false;
                 boolean leaderOverdue = leader != null && !awake && !parkedForever && parkedUntil - now <= 0;
                 if ((leader == null || leaderOverdue)
                         && !shutDown
@@ -503,11 +610,15 @@ public final class WheelTimerEngine implements TimerEngine {
                 if (!me.due.isEmpty()) {
                     leader = me;
                     step = PRODUCE;
+                } else if (toWatch && watchdog == null && (waitNanos = watchWaitLocked(now)) > 0) {
+                    watchdog = me; // woken by a producer to watch its batch, not to share it
+                    step = WATCH;
                 } else if ((task = ready.poll()) != null) {
                     step = RUN;
-                    if (!idle.isEmpty() && (!ready.isEmpty() || (leader == null && !wheel.isEmpty()))) {
-                        wake = takeIdleLocked();
-                    }
+                    me.inTask = true;
+                    me.taskStartNanos = now;
+                    running++;
+                    wake = helperLocked(me, now);
                 } else if (leader == null) {
                     leader = me;
                     forever = wheel.isEmpty();
@@ -516,6 +627,9 @@ public final class WheelTimerEngine implements TimerEngine {
                     parkedUntil = now + waitNanos;
                     awake = false;
                     step = LEAD;
+                } else if (watchdog == null && helpAfterNanos > 0 && (waitNanos = watchWaitLocked(now)) > 0) {
+                    watchdog = me;
+                    step = WATCH;
                 } else {
                     idle.push(me);
                     me.inIdle = true;
@@ -540,6 +654,11 @@ public final class WheelTimerEngine implements TimerEngine {
                     Thread.interrupted(); // a stray interrupt would make every later park return at once
                     wakeups.increment();
                 }
+                case WATCH -> {
+                    LockSupport.parkNanos(this, waitNanos);
+                    Thread.interrupted();
+                    wakeups.increment();
+                }
                 default -> {
                     LockSupport.park(this);
                     Thread.interrupted();
@@ -547,6 +666,51 @@ public final class WheelTimerEngine implements TimerEngine {
                 }
             }
         }
+    }
+
+    /**
+     * Called by {@code me} as it takes a task, with {@code ready} holding what is still queued: the follower to wake
+     * so that another worker shares the queued work, or null when {@code me} can run it alone (see "Helping").
+     */
+    private Worker helperLocked(Worker me, long now) {
+        if (!hasIdleLocked()) {
+            return null;
+        }
+        long helpAfter = helpAfterNanos;
+        if (helpAfter == 0) { // hand everything over at once: one more worker per queued task, and one to lead
+            return !ready.isEmpty() || (leader == null && !wheel.isEmpty()) ? takeIdleLocked() : null;
+        }
+        if (ready.isEmpty()) {
+            return null;
+        }
+        if ((long) ready.size() * taskNanosEstimate > helpAfter) {
+            return takeIdleLocked(); // the queue would wait longer than help.after.micros behind this worker
+        }
+        if (running > 1) {
+            for (Worker other : workers) {
+                if (other != me && other.inTask && now - other.taskStartNanos > helpAfter) {
+                    return takeIdleLocked(); // another worker is held up by a long handler: share the queue
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * How long a worker that would otherwise idle parks as the watchdog, or 0 when there is nothing to watch (then it
+     * idles without a timeout): until {@code help.after.micros} after now while handlers run or a batch is fired,
+     * and after the leader's own wake-up while it waits, so the watchdog wakes at most once per
+     * {@code help.after.micros} while timers fire and never while they only wait.
+     */
+    private long watchWaitLocked(long now) {
+        long helpAfter = helpAfterNanos;
+        if (running > 0 || !ready.isEmpty() || (leader != null && awake)) {
+            return helpAfter;
+        }
+        if (leader != null && !parkedForever) {
+            return Math.max(0, parkedUntil - now) + helpAfter;
+        }
+        return 0;
     }
 
     /** Fires {@code me.due} as one batch and publishes the tasks it produced (see the notes). */
@@ -576,8 +740,16 @@ public final class WheelTimerEngine implements TimerEngine {
                 ready.addLast(produced.get(i)); // indexed: ArrayDeque.addAll would allocate a method reference
             }
             int readyCount = ready.size();
-            if (!idle.isEmpty() && (readyCount > 1 || (readyCount == 1 && !wheel.isEmpty()))) {
+            if (helpAfterNanos == 0 && !idle.isEmpty() && (readyCount > 1 || (readyCount == 1 && !wheel.isEmpty()))) {
                 wake = takeIdleLocked();
+            } else if (helpAfterNanos > 0
+                    && watchdog == null
+                    && !idle.isEmpty()
+                    && (readyCount > 1 || (readyCount == 1 && !wheel.isEmpty()))) {
+                // other work waits besides the first handler and no watchdog is parked (the engine was idle): a
+                // follower becomes it, so a handler that blocks cannot hold that work up
+                wake = takeIdleLocked();
+                wake.watchOnWake = true;
             }
         }
         me.produced.clear();
@@ -599,7 +771,7 @@ public final class WheelTimerEngine implements TimerEngine {
     private void retireLocked(Worker me) {
         liveWorkers--;
         workers.remove(me);
-        if (leader == null && !shutDown && !wheel.isEmpty() && !idle.isEmpty()) {
+        if (leader == null && !shutDown && !wheel.isEmpty() && hasIdleLocked()) {
             LockSupport.unpark(takeIdleLocked()); // someone must wait for the remaining timers
         }
         lock.notifyAll();
@@ -656,6 +828,12 @@ public final class WheelTimerEngine implements TimerEngine {
         boolean producing;
         /** Whether this worker is in {@link #idle}; guarded by the engine's lock. */
         boolean inIdle;
+        /** Whether this worker is running a task it took from {@code ready}; guarded by the engine's lock. */
+        boolean inTask;
+        /** When it took that task ({@code System.nanoTime()}); guarded by the engine's lock. */
+        long taskStartNanos;
+        /** Whether it was woken to become the watchdog rather than to take tasks; guarded by the engine's lock. */
+        boolean watchOnWake;
 
         Worker(int id) {
             super("rouse-timer-worker-" + id);

@@ -303,6 +303,11 @@ class WheelTimerEngineTest {
             public long slack_micros() {
                 return slack;
             }
+
+            @Override
+            public long help_after_micros() {
+                return WheelTimerEngine.DEFAULT_HELP_AFTER_MICROS;
+            }
         };
     }
 

@@ -1,0 +1,196 @@
+package org.rouse.timer.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.rouse.api.internal.timer.BundleTimerView;
+import org.rouse.api.internal.timer.TimerFrontCore;
+import org.rouse.timer.TimerOwner;
+
+/**
+ * The wheel engine's helping rule ({@code help.after.micros}), on real threads: a batch of short handlers runs on the
+ * worker that fired it with no hand-off; a handler that blocks holds other owners' timers up only until the watchdog
+ * takes them; queued handlers that have been running long are handed to other workers at once; and the watchdog
+ * stops waking once nothing is armed.
+ */
+@Timeout(60)
+class HelpingDispatchTest {
+
+    private final List<WheelTimerEngine> engines = new ArrayList<>();
+    private final List<Runnable> cleanups = new ArrayList<>();
+
+    private WheelTimerEngine engine(int workers, long helpAfterMicros) {
+        WheelTimerEngine engine = WheelTimerEngine.started(workers, 0, 1000, 0, helpAfterMicros);
+        engines.add(engine);
+        return engine;
+    }
+
+    private BundleTimerView front(WheelTimerEngine engine) {
+        TimerFrontCore core = new TimerFrontCore();
+        core.swapTo(engine);
+        BundleTimerView view = core.newView("helping");
+        cleanups.add(() -> {
+            core.release(view);
+            core.swapTo(null);
+        });
+        return view;
+    }
+
+    @AfterEach
+    void stop() {
+        cleanups.forEach(Runnable::run);
+        engines.forEach(WheelTimerEngine::shutdown);
+    }
+
+    @Test
+    void aBatchOfShortHandlersRunsOnTheWorkerThatFiredItWithoutAHandOff() throws Exception {
+        // help.after.micros of 10 s: nothing in this test may be handed over, and the watchdog never times out in it
+        WheelTimerEngine engine = engine(4, 10_000_000);
+        int count = 200;
+        CountDownLatch ran = new CountDownLatch(count);
+        Set<Thread> threads = ConcurrentHashMap.newKeySet();
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+        long handoffsBefore = engine.handoffs();
+        for (int i = 0; i < count; i++) {
+            engine.arm(new FixedEntry(deadline) {
+                @Override
+                public void expire() {
+                    engine.execute(
+                            () -> { // as the front does: each expiry hands over one task
+                                threads.add(Thread.currentThread());
+                                ran.countDown();
+                            });
+                }
+            });
+        }
+        assertTrue(ran.await(30, TimeUnit.SECONDS));
+        assertEquals(1, threads.size(), "short handlers of one batch were spread over " + threads);
+        // the one unpark allowed: the producer wakes a follower to park as the watchdog, since the engine was idle
+        long handoffs = engine.handoffs() - handoffsBefore;
+        assertTrue(handoffs <= 1, handoffs + " unparks for a batch of short handlers");
+    }
+
+    @Test
+    void aHandlerThatBlocksHoldsOtherOwnersTimersUpOnlyUntilTheWatchdogTakesThem() throws Exception {
+        WheelTimerEngine engine = engine(2, 1_000);
+        BundleTimerView view = front(engine);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicReference<Thread> blockerThread = new AtomicReference<>();
+        int others = 10;
+        CountDownLatch othersRan = new CountDownLatch(others);
+        Set<Thread> otherThreads = ConcurrentHashMap.newKeySet();
+        Duration due = Duration.ofMillis(100);
+        // one batch: the blocker is due first, then ten other owners' timers; the worker that fires the batch runs
+        // the blocker first and is held there
+        view.owner("blocker").schedule(due, e -> {
+            blockerThread.set(Thread.currentThread());
+            try {
+                release.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        for (int i = 0; i < others; i++) {
+            view.owner("other-" + i).schedule(due.plusNanos(1 + i), e -> {
+                otherThreads.add(Thread.currentThread());
+                othersRan.countDown();
+            });
+        }
+        try {
+            assertTrue(othersRan.await(10, TimeUnit.SECONDS), "other owners' timers waited for a blocked handler");
+            assertTrue(
+                    !otherThreads.contains(blockerThread.get()), "another owner's handler ran on the blocked worker");
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void queuedHandlersThatHaveBeenRunningLongAreHandedToAnotherWorkerAtOnce() throws Exception {
+        // help after 1 s: the watchdog cannot be what spreads the batch below within the barrier's 500 ms
+        WheelTimerEngine engine = engine(4, 1_000_000);
+        BundleTimerView view = front(engine);
+        // teach the engine that tasks here take ~300 ms: after four, the smoothed estimate is ~125 ms
+        TimerOwner slow = view.owner("slow");
+        CountDownLatch learned = new CountDownLatch(4);
+        for (int i = 0; i < 4; i++) {
+            slow.schedule(Duration.ofMillis(1 + i), e -> {
+                spin(TimeUnit.MILLISECONDS.toNanos(300));
+                learned.countDown();
+            });
+        }
+        assertTrue(learned.await(30, TimeUnit.SECONDS));
+        // a batch of 10 such handlers would wait ~9 x 125 ms > 1 s behind one worker: it is shared at once, so two of
+        // them meet at the barrier
+        CyclicBarrier meet = new CyclicBarrier(2);
+        AtomicInteger met = new AtomicInteger();
+        AtomicInteger missed = new AtomicInteger();
+        CountDownLatch ran = new CountDownLatch(10);
+        Duration due = Duration.ofMillis(50);
+        for (int i = 0; i < 10; i++) {
+            view.owner("batch-" + i).schedule(due.plusNanos(i), e -> {
+                try {
+                    meet.await(500, TimeUnit.MILLISECONDS);
+                    met.incrementAndGet();
+                } catch (TimeoutException | BrokenBarrierException timedOut) {
+                    missed.incrementAndGet();
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+                ran.countDown();
+            });
+        }
+        assertTrue(ran.await(30, TimeUnit.SECONDS));
+        assertTrue(met.get() >= 2, "no two long handlers of one batch ran at once (" + missed.get() + " waited alone)");
+    }
+
+    @Test
+    void theWatchdogStopsWakingOnceNothingIsArmed() throws Exception {
+        WheelTimerEngine engine = engine(4, 1_000);
+        BundleTimerView view = front(engine);
+        TimerOwner owner = view.owner("burst");
+        CountDownLatch fired = new CountDownLatch(100);
+        for (int i = 0; i < 100; i++) {
+            owner.schedule(Duration.ofMillis(1 + i % 20), e -> fired.countDown());
+        }
+        assertTrue(fired.await(30, TimeUnit.SECONDS));
+        Awaitility.await().atMost(Duration.ofSeconds(10)).until(engine::quiescent);
+        long before = engine.watchdogWakeups();
+        // three times help.after.micros: a watchdog still on its timeout would have woken in it
+        letTimePass(Duration.ofMillis(30));
+        assertEquals(before, engine.watchdogWakeups(), "the watchdog woke with nothing armed");
+        assertTrue(engine.quiescent());
+    }
+
+    private static void spin(long nanos) {
+        long until = System.nanoTime() + nanos;
+        while (System.nanoTime() - until < 0) {
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Lets {@code duration} pass, for a check that nothing happens meanwhile (not a wait for a result). */
+    private static void letTimePass(Duration duration) {
+        long until = System.nanoTime() + duration.toNanos();
+        for (long left = duration.toNanos(); left > 0; left = until - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+        }
+    }
+}
