@@ -73,8 +73,25 @@ abstract class TimerBackend implements AutoCloseable {
 
         /** With a timer slack of {@code slackMicros} (0: exact deadlines). */
         Rouse(int workers, long slackMicros) {
-            super(slackMicros == 0 ? "Rouse" : "Rouse slack " + slackMicros + " µs");
-            engine = WheelTimerEngine.started(workers, 0, 1000, slackMicros);
+            this(
+                    slackMicros == 0 ? "Rouse" : "Rouse slack " + slackMicros + " µs",
+                    WheelTimerEngine.started(workers, 0, 1000, slackMicros));
+        }
+
+        /**
+         * With exact deadlines and {@code kernelSlackMicros} of kernel timer slack per worker (0: the kernel's own,
+         * 50 µs for a Linux thread).
+         */
+        static Rouse withKernelSlack(int workers, long kernelSlackMicros) {
+            return new Rouse(
+                    "Rouse, kernel slack " + (kernelSlackMicros == 0 ? "default" : kernelSlackMicros + " µs"),
+                    WheelTimerEngine.started(
+                            workers, 0, 1000, 0, WheelTimerEngine.DEFAULT_HELP_AFTER_MICROS, kernelSlackMicros));
+        }
+
+        private Rouse(String name, WheelTimerEngine engine) {
+            super(name);
+            this.engine = engine;
             core.swapTo(engine);
             view = core.newView("benchmark");
         }

@@ -48,4 +48,13 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
                     + " most once per interval while timers fire. 0 hands every queued handler to another worker at"
                     + " once. Range 0 to 1000000.")
     long help_after_micros() default WheelTimerEngine.DEFAULT_HELP_AFTER_MICROS;
+
+    @AttributeDefinition(
+            name = "Kernel timer slack (µs)",
+            description = "How late the kernel may end a worker's timed wait (Linux's per-thread timer slack,"
+                    + " prctl(PR_SET_TIMERSLACK); 50 µs by default for a thread). Each worker sets its own, so a parked"
+                    + " worker wakes this close to a deadline plus its scheduling; less costs more wake-ups under"
+                    + " load. 0 keeps the kernel's default. Linux x86-64 only (elsewhere ignored, with one INFO line)."
+                    + " Range 0 to 1000000.")
+    long kernel_slack_micros() default WheelTimerEngine.DEFAULT_KERNEL_SLACK_MICROS;
 }

@@ -138,7 +138,8 @@ public final class WheelTimerEngine implements TimerEngine {
     static final String NAME = "wheel";
     static final int DEFAULT_WORKERS = 4;
     static final long DEFAULT_TICK_MICROS = 1000;
-    static final long DEFAULT_HELP_AFTER_MICROS = 1000;
+    public static final long DEFAULT_HELP_AFTER_MICROS = 1000;
+    public static final long DEFAULT_KERNEL_SLACK_MICROS = 20;
 
     private static final Logger LOG = LoggerFactory.getLogger(WheelTimerEngine.class);
 
@@ -202,6 +203,8 @@ public final class WheelTimerEngine implements TimerEngine {
      * written by configure, read under the lock.
      */
     private volatile long helpAfterNanos;
+    /** The kernel timer slack each worker asks for (0: the thread's default); written by configure. */
+    private volatile long kernelSlackNanos;
 
     /** The configuration in force; written by configure (DS serializes activate and modified). */
     private Settings settings;
@@ -225,6 +228,20 @@ public final class WheelTimerEngine implements TimerEngine {
         return engine;
     }
 
+    /** For tests and benchmarks: as above, with the kernel timer slack each worker asks for (0: the kernel's). */
+    public static WheelTimerEngine started(
+            int workerThreads,
+            long spinMicros,
+            long tickMicros,
+            long slackMicros,
+            long helpAfterMicros,
+            long kernelSlackMicros) {
+        WheelTimerEngine engine = new WheelTimerEngine();
+        engine.start(
+                new Settings(workerThreads, spinMicros, tickMicros, slackMicros, helpAfterMicros, kernelSlackMicros));
+        return engine;
+    }
+
     /** For tests and benchmarks: an engine started at once, with a timer slack. */
     public static WheelTimerEngine started(int workerThreads, long spinMicros, long tickMicros, long slackMicros) {
         WheelTimerEngine engine = new WheelTimerEngine();
@@ -238,12 +255,23 @@ public final class WheelTimerEngine implements TimerEngine {
     }
 
     /** A validated engine configuration. */
-    record Settings(int workerThreads, long spinMicros, long tickMicros, long slackMicros, long helpAfterMicros) {
+    record Settings(
+            int workerThreads,
+            long spinMicros,
+            long tickMicros,
+            long slackMicros,
+            long helpAfterMicros,
+            long kernelSlackMicros) {
         static final Settings DEFAULTS = new Settings(DEFAULT_WORKERS, 0, DEFAULT_TICK_MICROS, 0);
 
-        /** With the default {@code help.after.micros}. */
+        /** With the default {@code help.after.micros} and {@code kernel.slack.micros}. */
         Settings(int workerThreads, long spinMicros, long tickMicros, long slackMicros) {
             this(workerThreads, spinMicros, tickMicros, slackMicros, DEFAULT_HELP_AFTER_MICROS);
+        }
+
+        /** With the default {@code kernel.slack.micros}. */
+        Settings(int workerThreads, long spinMicros, long tickMicros, long slackMicros, long helpAfterMicros) {
+            this(workerThreads, spinMicros, tickMicros, slackMicros, helpAfterMicros, DEFAULT_KERNEL_SLACK_MICROS);
         }
 
         static Settings from(TimerEngineConfig config, ConfigCheck check) {
@@ -252,7 +280,8 @@ public final class WheelTimerEngine implements TimerEngine {
             long tick = check.inRange("tick.micros", config.tick_micros(), 1, 1_000_000);
             long slack = check.inRange("slack.micros", config.slack_micros(), 0, 1_000_000);
             long help = check.inRange("help.after.micros", config.help_after_micros(), 0, 1_000_000);
-            return check.passed() ? new Settings((int) threads, spin, tick, slack, help) : null;
+            long kernelSlack = check.inRange("kernel.slack.micros", config.kernel_slack_micros(), 0, 1_000_000);
+            return check.passed() ? new Settings((int) threads, spin, tick, slack, help, kernelSlack) : null;
         }
 
         /** The tick as a power of two: {@code 2^shift} ns is the largest not above {@code tickMicros}. */
@@ -289,6 +318,7 @@ public final class WheelTimerEngine implements TimerEngine {
         spinNanos = TimeUnit.MICROSECONDS.toNanos(first.spinMicros());
         slackNanos = TimeUnit.MICROSECONDS.toNanos(first.slackMicros());
         helpAfterNanos = TimeUnit.MICROSECONDS.toNanos(first.helpAfterMicros());
+        kernelSlackNanos = TimeUnit.MICROSECONDS.toNanos(first.kernelSlackMicros());
         synchronized (lock) {
             wheel = new TimingWheel(System.nanoTime(), first.tickShift());
             targetWorkers = first.workerThreads();
@@ -297,6 +327,12 @@ public final class WheelTimerEngine implements TimerEngine {
             }
         }
         LOG.info("Timer engine {} started: {}", NAME, first);
+        if (!KernelTimerSlack.available()) {
+            LOG.info(
+                    "Timer engine {}: kernel.slack.micros not applied ({}); workers keep the kernel's timer slack",
+                    NAME,
+                    KernelTimerSlack.unavailableReason());
+        }
     }
 
     private void startWorkerLocked() {
@@ -311,6 +347,7 @@ public final class WheelTimerEngine implements TimerEngine {
         spinNanos = TimeUnit.MICROSECONDS.toNanos(next.spinMicros());
         slackNanos = TimeUnit.MICROSECONDS.toNanos(next.slackMicros());
         helpAfterNanos = TimeUnit.MICROSECONDS.toNanos(next.helpAfterMicros());
+        kernelSlackNanos = TimeUnit.MICROSECONDS.toNanos(next.kernelSlackMicros()); // each worker applies it itself
         List<Worker> wake = new ArrayList<>();
         synchronized (lock) {
             targetWorkers = next.workerThreads();
@@ -564,6 +601,11 @@ public final class WheelTimerEngine implements TimerEngine {
     /** A worker's loop: produce a batch, run a task, lead, watch or follow (see the notes). */
     private void work(Worker me) {
         for (; ; ) {
+            long kernelSlack = kernelSlackNanos;
+            if (kernelSlack != me.kernelSlackNanos) { // at start and after a reconfiguration: only for itself
+                me.kernelSlackNanos = kernelSlack;
+                KernelTimerSlack.setForCurrentThread(kernelSlack);
+            }
             Runnable task = null;
             Worker wake = null;
             int step;
@@ -834,6 +876,8 @@ public final class WheelTimerEngine implements TimerEngine {
         long taskStartNanos;
         /** Whether it was woken to become the watchdog rather than to take tasks; guarded by the engine's lock. */
         boolean watchOnWake;
+        /** The kernel timer slack this thread last asked for (-1: none yet); only this thread. */
+        long kernelSlackNanos = -1;
 
         Worker(int id) {
             super("rouse-timer-worker-" + id);

@@ -278,6 +278,10 @@ class WheelTimerEngineTest {
     }
 
     static TimerEngineConfig config(int workers, long spin, long tick, long slack) {
+        return config(workers, spin, tick, slack, WheelTimerEngine.DEFAULT_KERNEL_SLACK_MICROS);
+    }
+
+    static TimerEngineConfig config(int workers, long spin, long tick, long slack, long kernelSlack) {
         return new TimerEngineConfig() {
             @Override
             public Class<? extends Annotation> annotationType() {
@@ -307,6 +311,11 @@ class WheelTimerEngineTest {
             @Override
             public long help_after_micros() {
                 return WheelTimerEngine.DEFAULT_HELP_AFTER_MICROS;
+            }
+
+            @Override
+            public long kernel_slack_micros() {
+                return kernelSlack;
             }
         };
     }
