@@ -1,5 +1,7 @@
 package org.rouse.lock.spi;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.Objects;
 import java.util.concurrent.locks.AbstractQueuedSynchronizer;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
@@ -13,9 +15,9 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  *
  * <p>The exclusive methods of {@link LockPrimitive} are the write side, the {@code Shared} methods of
  * {@link ReadWritePrimitive} the read side. Contract of the read side, beside the interface's: a reader is refused
- * while a writer holds the lock, and, while a writer waits at the head of the queue, unless no other thread is queued
- * ahead of it; so overlapping readers cannot keep a waiting writer out, and {@link #tryLockShared()} fails then
- * without waiting. Write acquisitions barge, as a non-fair {@code ReentrantReadWriteLock}'s do.
+ * while a writer holds the lock, and, while a writer waits for it, unless no other thread is queued ahead of the
+ * reader; so overlapping readers cannot keep a waiting writer out, and {@link #tryLockShared()} fails then without
+ * waiting. Write acquisitions barge, as a non-fair {@code ReentrantReadWriteLock}'s do.
  *
  * <p>The front's read-write facade recognises this class and calls it directly rather than through the
  * {@link ReadWritePrimitive} interface, so its acquisitions stay inlined however many other primitive classes the same
@@ -42,17 +44,17 @@ public final class AqsReadWrite implements ReadWritePrimitive {
      *
      * Layout of the AQS state (int):
      *   bit 0        WRITER: a writer holds the lock.
-     *   bit 1        WRITER_FIRST: a writer at the head of the AQS queue found the lock held and waits.
-     *   bits 2..31   readers holding the lock (unsigned).
+     *   bits 1..31   readers holding the lock (unsigned).
+     * Beside it, `waitingWriters`: write acquisitions that wait or are about to (see the reader rule).
      *
-     * Reader rule. apparentlyFirstQueuedIsExclusive is package-private in java.util.concurrent.locks, so the writer
-     * at the head of the queue says so itself: AQS tries a queued thread's acquisition only while it is first in the
-     * queue, and a writer whose attempt fails while getFirstQueuedThread() is itself sets WRITER_FIRST in the same
-     * CAS that confirms the lock is held. A reader is refused while WRITER is set, and while WRITER_FIRST is set and
-     * hasQueuedPredecessors() (another thread is queued ahead of it). While WRITER_FIRST is clear the read path reads
-     * nothing but the state. WRITER_FIRST is cleared by the CAS with which the writer at the head of the queue takes
-     * the lock (a barging writer leaves it for the queued one), and by a writer that gives up (timeout, interrupt),
-     * which cannot tell whether it set the flag: a writer still first sets it again at its next failed attempt.
+     * Reader rule. apparentlyFirstQueuedIsExclusive is package-private in java.util.concurrent.locks, so the
+     * writers say themselves that one waits: a write acquisition that will wait (lock, lockInterruptibly,
+     * tryLockNanos after a failed first attempt) counts itself in `waitingWriters` before it enters the AQS queue and
+     * leaves the count when it returns, acquired, timed out or interrupted. A reader is refused while WRITER is set,
+     * and while a writer waits and hasQueuedPredecessors() (another thread is queued ahead of it). While no writer
+     * waits, the read path reads nothing but the state and that count. (An earlier rule had the writer set a flag in
+     * the state when it found itself first in the queue; a writer queued behind a reader became first while parked,
+     * never set it, and overlapping readers then kept it out for good: ReadWriteConformanceTest's starving writer.)
      *
      * Invariants.
      * 1. WRITER set implies no readers, and readers > 0 implies WRITER clear: a writer enters only by CAS from a
@@ -62,22 +64,23 @@ public final class AqsReadWrite implements ReadWritePrimitive {
      *    predecessor, so a reader there is refused only while WRITER is set, and the write release wakes it (AQS's
      *    release calls signalNext). A writer there is refused only while someone holds the lock, and the last
      *    release (a write release, or a read release to zero readers) wakes it. Threads queued behind it are woken in
-     *    turn. This holds whatever WRITER_FIRST says, so a stale flag costs readers only some barging, never
-     *    liveness.
+     *    turn. This holds whatever `waitingWriters` says.
+     * 4. No starvation of a writer: from the moment it counts itself, every reader that is not yet queued and finds
+     *    any thread queued ahead queues too; once the writer is queued, the readers inside drain, the last one's
+     *    release wakes the thread at the head, and readers queued ahead of the writer get in and leave in turn.
      * 3. Every release (write, read, downgrade) is a CAS on the state, the release ordering the facade's swap
      *    protocol relies on. The facade never enters a mode twice from one thread and releases only what the thread
      *    holds (the ReadWritePrimitive contract), so no owner or hold count is recorded or checked.
      *
      * Costs. An uncontended read acquisition is one volatile read and one CAS of the state, its release one CAS (plus
-     * AQS's read of its queue head when it leaves the lock free); no ThreadLocal, no per-thread record. Write
-     * acquisitions cost what AqsMutex's do, the release a CAS instead of a store (WRITER_FIRST may change under a
-     * held write lock). A failed write attempt also walks to the head of the queue (getFirstQueuedThread). The
-     * class is final so that the facade's type test is one class-pointer comparison.
+     * AQS's read of its queue head when it leaves the lock free), and one volatile read of `waitingWriters`; no
+     * ThreadLocal, no per-thread record. Write acquisitions cost what AqsMutex's do, plus two atomic adds to
+     * `waitingWriters` when they wait. The class is final so that the facade's type test is one class-pointer
+     * comparison.
      */
 
     private static final int WRITER = 1;
-    private static final int WRITER_FIRST = 1 << 1;
-    private static final int READER_SHIFT = 2;
+    private static final int READER_SHIFT = 1;
     private static final int READER_UNIT = 1 << READER_SHIFT;
     private static final int MAX_READERS = -1 >>> READER_SHIFT;
 
@@ -108,7 +111,15 @@ public final class AqsReadWrite implements ReadWritePrimitive {
 
     @Override
     public void lock() {
-        sync.acquire(1);
+        if (sync.tryAcquire(1)) {
+            return;
+        }
+        sync.writerWaits(1);
+        try {
+            sync.acquire(1);
+        } finally {
+            sync.writerWaits(-1);
+        }
     }
 
     @Override
@@ -119,11 +130,11 @@ public final class AqsReadWrite implements ReadWritePrimitive {
         if (sync.tryAcquire(1)) {
             return;
         }
+        sync.writerWaits(1);
         try {
             sync.acquireInterruptibly(1);
-        } catch (InterruptedException e) {
-            sync.clearWriterFirst(); // it may have waited at the head of the queue
-            throw e;
+        } finally {
+            sync.writerWaits(-1);
         }
     }
 
@@ -143,14 +154,11 @@ public final class AqsReadWrite implements ReadWritePrimitive {
         if (nanos <= 0L) {
             return false;
         }
-        boolean acquired = false;
+        sync.writerWaits(1);
         try {
-            acquired = sync.tryAcquireNanos(1, nanos);
-            return acquired;
+            return sync.tryAcquireNanos(1, nanos);
         } finally {
-            if (!acquired) {
-                sync.clearWriterFirst(); // it may have waited at the head of the queue
-            }
+            sync.writerWaits(-1);
         }
     }
 
@@ -171,7 +179,7 @@ public final class AqsReadWrite implements ReadWritePrimitive {
         sync.acquireSharedInterruptibly(ARG_READ);
     }
 
-    /** Fails while a writer holds the lock, and while a writer waits at the head of the queue. */
+    /** Fails while a writer holds the lock, and while a writer waits and another thread is queued ahead. */
     @Override
     public boolean tryLockShared() {
         return sync.tryAcquireShared(ARG_READ) >= 0;
@@ -202,17 +210,30 @@ public final class AqsReadWrite implements ReadWritePrimitive {
 
     @Override
     public boolean isLocked() {
-        return (sync.state() & ~WRITER_FIRST) != 0;
+        return sync.state() != 0;
     }
 
     /**
-     * Whether a writer waits at the head of the queue now (a snapshot): while it does, readers do not overtake the
-     * threads queued ahead of them.
+     * Whether a writer waits for the lock now (a snapshot): while one does, readers do not overtake the threads
+     * queued ahead of them.
      *
-     * @return true if a writer at the head of the queue has found the lock held and waits
+     * @return true if a write acquisition waits for the lock or is about to
+     * @since 1.6
      */
+    public boolean hasWaitingWriter() {
+        return sync.waitingWriters() != 0;
+    }
+
+    /**
+     * Whether a writer waits for the lock now.
+     *
+     * @return {@link #hasWaitingWriter()}
+     * @deprecated the name said "first in the queue", which the rule no longer looks at (since 1.6); use
+     *     {@link #hasWaitingWriter()}
+     */
+    @Deprecated(since = "1.6")
     public boolean isWriterFirstInQueue() {
-        return (sync.state() & WRITER_FIRST) != 0;
+        return hasWaitingWriter();
     }
 
     @Override
@@ -220,57 +241,42 @@ public final class AqsReadWrite implements ReadWritePrimitive {
         int s = sync.state();
         return "AqsReadWrite[" + strategy + ", "
                 + ((s & WRITER) != 0 ? "write-locked" : (s >>> READER_SHIFT) + " readers")
-                + ((s & WRITER_FIRST) != 0 ? ", a writer first in the queue]" : "]");
+                + (sync.waitingWriters() != 0 ? ", a writer waiting]" : "]");
     }
 
     /** The state word of the class notes; every change by CAS. */
     private static final class Sync extends AbstractQueuedSynchronizer {
         private static final long serialVersionUID = 1L;
 
+        private static final VarHandle WAITING_WRITERS;
+
+        static {
+            try {
+                WAITING_WRITERS = MethodHandles.lookup().findVarHandle(Sync.class, "waitingWriters", int.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
+        }
+
+        /** Write acquisitions that wait or are about to; atomic adds by the writers, read by readers. */
+        private volatile int waitingWriters;
+
         int state() {
             return getState();
         }
 
-        /** After a write acquisition gave up: clears WRITER_FIRST, which the caller may have set. */
-        void clearWriterFirst() {
-            for (; ; ) {
-                int c = getState();
-                if ((c & WRITER_FIRST) == 0 || compareAndSetState(c, c & ~WRITER_FIRST)) {
-                    return;
-                }
-            }
+        int waitingWriters() {
+            return waitingWriters;
+        }
+
+        /** A write acquisition starts ({@code +1}) or stops ({@code -1}) waiting. */
+        void writerWaits(int delta) {
+            WAITING_WRITERS.getAndAdd(this, delta);
         }
 
         @Override
         protected boolean tryAcquire(int ignored) {
-            int first = 0; // 0 unknown, 1 the caller is first in the queue, -1 it is not
-            for (; ; ) {
-                int c = getState();
-                if ((c & ~WRITER_FIRST) == 0) {
-                    int next = c | WRITER;
-                    if ((c & WRITER_FIRST) != 0) {
-                        if (first == 0) {
-                            first = getFirstQueuedThread() == Thread.currentThread() ? 1 : -1;
-                        }
-                        if (first > 0) {
-                            next = WRITER; // the waiting writer at the head gets in: readers may barge again later
-                        }
-                    }
-                    if (compareAndSetState(c, next)) {
-                        return true;
-                    }
-                    continue;
-                }
-                if ((c & WRITER_FIRST) != 0) {
-                    return false;
-                }
-                if (first == 0) {
-                    first = getFirstQueuedThread() == Thread.currentThread() ? 1 : -1;
-                }
-                if (first < 0 || compareAndSetState(c, c | WRITER_FIRST)) {
-                    return false; // held; if first in the queue, new readers now queue behind the caller
-                }
-            }
+            return getState() == 0 && compareAndSetState(0, WRITER);
         }
 
         @Override
@@ -290,8 +296,8 @@ public final class AqsReadWrite implements ReadWritePrimitive {
                 if ((c & WRITER) != 0) {
                     return -1;
                 }
-                if ((c & WRITER_FIRST) != 0 && hasQueuedPredecessors()) {
-                    return -1; // a writer waits at the head of the queue: no overtaking it
+                if (waitingWriters != 0 && hasQueuedPredecessors()) {
+                    return -1; // a writer waits: no overtaking the threads queued ahead
                 }
                 if ((c >>> READER_SHIFT) == MAX_READERS) {
                     throw new Error("Maximum lock count exceeded");
@@ -309,7 +315,7 @@ public final class AqsReadWrite implements ReadWritePrimitive {
                 int next = arg == ARG_DOWNGRADE ? (c & ~WRITER) + READER_UNIT : c - READER_UNIT;
                 if (compareAndSetState(c, next)) {
                     // a downgrade admits readers; a last reader out admits a writer
-                    return arg == ARG_DOWNGRADE || (next >>> READER_SHIFT) == 0;
+                    return arg == ARG_DOWNGRADE || next == 0;
                 }
             }
         }

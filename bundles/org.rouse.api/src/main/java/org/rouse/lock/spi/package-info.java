@@ -14,5 +14,5 @@
  * (since 1.5).
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.5.0")
+@org.osgi.annotation.versioning.Version("1.6.0")
 package org.rouse.lock.spi;

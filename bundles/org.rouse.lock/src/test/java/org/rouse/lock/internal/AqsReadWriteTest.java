@@ -136,7 +136,7 @@ class AqsReadWriteTest {
                 },
                 failures);
         awaitParkedIn(writer, "acquire");
-        assertTrue(rw.isWriterFirstInQueue());
+        assertTrue(rw.hasWaitingWriter());
         assertFalse(readElsewhere(), "a new reader overtook the waiting writer");
         Thread reader = start(
                 "reader",
@@ -150,7 +150,80 @@ class AqsReadWriteTest {
         rw.unlockShared(); // the last reader out lets the writer in, and the writer's release the reader
         TestThreads.joinAll(List.of(writer, reader), Duration.ofSeconds(10), failures);
         assertEquals(List.of("writer", "reader"), List.copyOf(order));
-        assertFalse(rw.isWriterFirstInQueue());
+        assertFalse(rw.hasWaitingWriter());
+        assertFalse(rw.isLocked());
+    }
+
+    @Test
+    void aWriterQueuedBehindAReaderGetsInWhileOtherReadersKeepOverlapping() throws Exception {
+        // The queue: a reader, then the writer. The reader gets in when the first writer leaves; the writer is then
+        // first in the queue while parked, and readers that keep overlapping must not keep it out (they did when a
+        // writer said it waited only once it found itself first in the queue).
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        rw.lock();
+        CountDownLatch queuedReaderIn = new CountDownLatch(1);
+        CountDownLatch releaseQueuedReader = new CountDownLatch(1);
+        Thread queuedReader = start(
+                "queued-reader",
+                i -> {
+                    rw.lockShared();
+                    queuedReaderIn.countDown();
+                    releaseQueuedReader.await();
+                    rw.unlockShared();
+                },
+                failures);
+        awaitParkedIn(queuedReader, "acquireShared");
+        CountDownLatch written = new CountDownLatch(1);
+        Thread writer = start(
+                "queued-writer",
+                i -> {
+                    rw.lock();
+                    written.countDown();
+                    rw.unlock();
+                },
+                failures);
+        awaitParkedIn(writer, "acquire");
+        rw.unlock(); // the queued reader gets in; the writer waits behind it, parked
+        assertTrue(queuedReaderIn.await(10, TimeUnit.SECONDS));
+        // One thread keeps the lock read-held at every instant while it is let in: it takes its next read hold before
+        // it lets go of the last (the primitive counts holds, not threads), so the readers never drain on their own.
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        AtomicInteger refusals = new AtomicInteger();
+        CountDownLatch firstAttempt = new CountDownLatch(1);
+        List<Thread> overlapping = TestThreads.start("overlapping-reader", 1, failures, i -> {
+            boolean holding = false;
+            while (!stop.get()) {
+                if (rw.tryLockShared()) {
+                    if (holding) {
+                        rw.unlockShared(); // the earlier hold; the new one keeps the lock read-held
+                    }
+                    holding = true;
+                    firstAttempt.countDown();
+                } else {
+                    refusals.incrementAndGet(); // a writer waits: let go, then queue behind it
+                    firstAttempt.countDown();
+                    if (holding) {
+                        rw.unlockShared();
+                    }
+                    rw.lockShared();
+                    holding = true;
+                }
+            }
+            if (holding) {
+                rw.unlockShared();
+            }
+        });
+        assertTrue(firstAttempt.await(10, TimeUnit.SECONDS));
+        try {
+            releaseQueuedReader.countDown(); // from now on only the overlapping reader could hold the lock
+            assertTrue(written.await(10, TimeUnit.SECONDS), "the writer starved behind overlapping readers");
+        } finally {
+            stop.set(true);
+        }
+        assertTrue(refusals.get() > 0, "the waiting writer never turned a new reader away");
+        TestThreads.joinAll(overlapping, Duration.ofSeconds(10), failures);
+        TestThreads.joinAll(List.of(queuedReader, writer), Duration.ofSeconds(10), failures);
+        assertFalse(rw.hasWaitingWriter());
         assertFalse(rw.isLocked());
     }
 
@@ -162,7 +235,7 @@ class AqsReadWriteTest {
         long waited = System.nanoTime() - start;
         assertFalse(got);
         assertTrue(waited >= TimeUnit.MILLISECONDS.toNanos(50), "returned early: " + waited + " ns");
-        assertFalse(rw.isWriterFirstInQueue(), "the timed-out writer still keeps readers behind it");
+        assertFalse(rw.hasWaitingWriter(), "the timed-out writer still keeps readers behind it");
         assertTrue(readElsewhere());
         rw.unlockShared();
         assertTrue(rw.tryLock());
@@ -186,11 +259,11 @@ class AqsReadWriteTest {
                 },
                 failures);
         awaitParkedIn(writer, "acquireInterruptibly");
-        assertTrue(rw.isWriterFirstInQueue());
+        assertTrue(rw.hasWaitingWriter());
         writer.interrupt();
         TestThreads.joinAll(List.of(writer), Duration.ofSeconds(10), failures);
         assertInstanceOf(InterruptedException.class, thrown.get());
-        assertFalse(rw.isWriterFirstInQueue(), "the interrupted writer still keeps readers behind it");
+        assertFalse(rw.hasWaitingWriter(), "the interrupted writer still keeps readers behind it");
         assertTrue(readElsewhere());
         assertFalse(rw.isWriteLocked());
         rw.unlockShared();
@@ -292,7 +365,7 @@ class AqsReadWriteTest {
         rw.unlockShared();
         TestThreads.joinAll(List.of(writer), Duration.ofSeconds(10), failures);
         assertEquals(2, got.get());
-        assertFalse(rw.isWriterFirstInQueue());
+        assertFalse(rw.hasWaitingWriter());
     }
 
     @Test
@@ -362,7 +435,7 @@ class AqsReadWriteTest {
         assertEquals(0, violations.get(), "a writer inside together with another thread");
         assertEquals(writes.get(), counter[0], "lost updates");
         assertTrue(writes.get() > 0);
-        assertFalse(rw.isWriterFirstInQueue());
+        assertFalse(rw.hasWaitingWriter());
         assertFalse(rw.isLocked());
     }
 
