@@ -400,6 +400,7 @@ public final class NioSelectorEngine implements SelectorEngine {
         counters.put("pool.threads.idle", (long) workers.idleThreads());
         counters.put("pool.threads.max", (long) workers.maxThreads());
         counters.put("pool.threads.created", workers.threadsCreated());
+        counters.put("pool.threads.starting", workers.threadsStarting());
         counters.put("pool.threads.retired", workers.threadsRetired());
         counters.put("pool.threads.grown.after.wait", workers.threadsGrownAfterWait());
         counters.put("pool.threads.grown.for.demand", workers.threadsGrownForDemand());

@@ -198,6 +198,12 @@ final class WorkerPool implements Executor {
     /** Workers uncounted (ended) since the pool was created. Under `lock`. */
     private long retired;
 
+    /**
+     * Calls of a worker's Thread.start() that have returned (or thrown) since the pool was created; incremented by
+     * the starting thread after the call, so `created - startsReturned` are workers counted but not yet started.
+     */
+    private final java.util.concurrent.atomic.AtomicLong startsReturned = new java.util.concurrent.atomic.AtomicLong();
+
     /** Upcalls run to completion since the pool was created. Under `lock`. */
     private long completed;
 
@@ -502,7 +508,9 @@ final class WorkerPool implements Executor {
     private void start(Worker worker) {
         try {
             worker.thread.start();
+            startsReturned.incrementAndGet();
         } catch (Throwable failure) {
+            startsReturned.incrementAndGet();
             lock.lock();
             try {
                 leave(worker);
@@ -584,6 +592,20 @@ final class WorkerPool implements Executor {
         lock.lock();
         try {
             return created;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Worker threads counted as created whose start has not returned yet (the creator starts them after unlocking,
+     * the grower several in a row): what a count of started threads taken now does not include yet.
+     */
+    long threadsStarting() {
+        long returned = startsReturned.get(); // read first: it never exceeds created
+        lock.lock();
+        try {
+            return created - returned;
         } finally {
             lock.unlock();
         }
