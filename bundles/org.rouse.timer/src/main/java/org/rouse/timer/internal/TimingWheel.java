@@ -25,7 +25,9 @@ final class TimingWheel {
      * one Long.numberOfTrailingZeros: no slot is ever visited because time passed over it. Entries with t <= current
      * are in `reached`, a small min-heap on exact deadlines, which is what lets the dispatcher wake at a timer's own
      * deadline rather than at a tick boundary. Entries whose highest differing digit is above the top level are in
-     * `overflow`, a min-heap; they enter the wheel when current reaches their top block.
+     * `overflow`, a min-heap; they enter the wheel when current reaches their top block. A slot's entries form a
+     * doubly linked list whose links are ints in the arena arrays (`nextLink`, `previousLink`, indexed by the node's
+     * `link`; `nodes` maps an arena slot back to its node): see the note on the arena fields for why.
      *
      * Invariants (checked by `checkInvariants` in tests):
      * 1. An entry at level k has the same digits as current above k, and a larger digit at k. So every occupied slot of
@@ -38,7 +40,8 @@ final class TimingWheel {
      * 3. A slot's `slotMinimum` is a lower bound of its entries' deadlines (exact until an entry is removed); it is
      *    what the dispatcher parks until, so a cascade happens when its first entry is due, not at the slot's boundary,
      *    and a far timer costs no wakeups on its way down.
-     * 4. `size` counts entries in slots, `reached` and `overflow`.
+     * 4. `size` counts entries in slots, `reached` and `overflow`. A node holds an arena slot exactly while it is in a
+     *    slot list (`nodes[node.link] == node`); the free slots are chained from `freeHead`.
      * 5. Staging. Level 0 has two rows of 64 slots: the active row (`level0Row`) and the staging row. While
      *    `stagedSource` is not -1 it names a slot of level k >= 1 (the lowest occupied slot of the lowest non-empty
      *    level when staging began) whose event tick E starts a level-0 block B = E >>> 6. The staging row then holds
@@ -90,7 +93,27 @@ final class TimingWheel {
      * Row r holds slots r * 64 .. r * 64 + 63: rows 1..5 are levels 1..5, rows 0 and LEVELS the two level-0 rows;
      * {@link #DEFERRED} follows them.
      */
-    private final WheelNode[] heads = new WheelNode[DEFERRED + 1];
+    private final int[] heads = new int[DEFERRED + 1];
+
+    /*
+     * The links of the slot lists, in arrays indexed by a node's `link` (a slot of this arena, held from when the node
+     * enters a slot list until it leaves the lists for a heap or the wheel): a cascade, a staging move, an arm and a
+     * disarm write ints, and a node enters `nodes` once per stay in the lists. Links as references between nodes had
+     * each of those writes store a reference into a long-lived node of another heap region, which under G1 marks a
+     * card that concurrent refinement then scans: at 10,000 periodic timers, most of the refinement CPU left.
+     */
+    /** The node holding each arena slot, or null for a free one. */
+    private WheelNode[] nodes = new WheelNode[64];
+    /** The next and previous arena slot in the same slot list, or NONE; a free slot's next is the next free one. */
+    private int[] nextLink = new int[64];
+
+    private int[] previousLink = new int[64];
+    /** The last freed arena slot, or NONE: a re-armed timer usually gets its slot back. */
+    private int freeHead = NONE;
+    /** Free arena slots (on the chain from {@link #freeHead}). */
+    private int freeCount;
+    /** Arena slots ever handed out (the rest of the arrays is unused). */
+    private int linksInUse;
 
     private final long[] slotMinimum = new long[DEFERRED + 1];
     private final int[] slotSize = new int[DEFERRED + 1];
@@ -125,6 +148,43 @@ final class TimingWheel {
         }
         this.origin = originNanos;
         this.tickShift = tickShift;
+        java.util.Arrays.fill(heads, NONE);
+    }
+
+    /** No arena slot: an empty list, the end of a list, or a node in no list. */
+    static final int NONE = -1;
+
+    /** Gives {@code node} an arena slot (it has none). */
+    private int takeLink(WheelNode node) {
+        int link;
+        if (freeHead != NONE) {
+            link = freeHead;
+            freeHead = nextLink[link];
+            freeCount--;
+        } else {
+            if (linksInUse == nodes.length) {
+                int capacity = nodes.length * 2;
+                nodes = java.util.Arrays.copyOf(nodes, capacity);
+                nextLink = java.util.Arrays.copyOf(nextLink, capacity);
+                previousLink = java.util.Arrays.copyOf(previousLink, capacity);
+            }
+            link = linksInUse++;
+        }
+        nodes[link] = node;
+        node.link = link;
+        return link;
+    }
+
+    /** Takes {@code node}'s arena slot back, if it has one (it is in no list). */
+    private void dropLink(WheelNode node) {
+        int link = node.link;
+        if (link != NONE) {
+            nodes[link] = null;
+            nextLink[link] = freeHead;
+            freeHead = link;
+            freeCount++;
+            node.link = NONE;
+        }
     }
 
     int size() {
@@ -156,11 +216,13 @@ final class TimingWheel {
     private void place(WheelNode node) {
         long tick = tickOf(node.deadlineNanos);
         if (tick <= current) {
+            dropLink(node);
             reached.add(node);
             return;
         }
         int level = (63 - Long.numberOfLeadingZeros(tick ^ current)) / SLOT_BITS;
         if (level >= LEVELS) {
+            dropLink(node);
             overflow.add(node);
             return;
         }
@@ -168,22 +230,24 @@ final class TimingWheel {
         link(node, (level == 0 ? level0Row : level) * SLOTS + slot);
     }
 
+    /** Puts {@code node} (in no list; with or without an arena slot) at the head of list {@code index}. */
     private void link(WheelNode node, int index) {
-        WheelNode head = heads[index];
+        int link = node.link == NONE ? takeLink(node) : node.link;
+        int head = heads[index];
         // The staged slot's minimum also bounds the entries taken from it, so an empty list there does not reset it.
-        boolean fresh = head == null && (index != stagedSource || !holdsTakenEntries());
+        boolean fresh = head == NONE && (index != stagedSource || !holdsTakenEntries());
         if (fresh || node.deadlineNanos - slotMinimum[index] < 0) {
             slotMinimum[index] = node.deadlineNanos;
         }
-        if (head == null) {
+        if (head == NONE) {
             occupied[index / SLOTS] |= 1L << (index % SLOTS);
         } else {
-            head.previous = node;
+            previousLink[head] = link;
         }
-        node.next = head;
-        node.previous = null;
+        nextLink[link] = head;
+        previousLink[link] = NONE;
         node.location = index;
-        heads[index] = node;
+        heads[index] = link;
         slotSize[index]++;
     }
 
@@ -191,6 +255,7 @@ final class TimingWheel {
         int location = node.location;
         if (location >= 0) {
             unlink(node, location);
+            dropLink(node);
         } else if (location == WheelNode.DETACHED) {
             throw new IllegalStateException("not in this wheel: " + node.entry);
         } else if (WheelNode.heapOf(location) == 0) {
@@ -201,35 +266,35 @@ final class TimingWheel {
         size--;
     }
 
+    /** Takes {@code node} out of list {@code index}; it keeps its arena slot (the caller drops or re-links it). */
     private void unlink(WheelNode node, int index) {
-        WheelNode previous = node.previous;
-        WheelNode next = node.next;
+        int link = node.link;
+        int previous = previousLink[link];
+        int next = nextLink[link];
         slotSize[index]--;
         int row = index / SLOTS;
         if (row == LEVELS - level0Row) {
             stagedCount--;
         }
-        if (previous == null) {
+        if (previous == NONE) {
             heads[index] = next;
-            if (next == null) {
+            if (next == NONE) {
                 occupied[row] &= ~(1L << (index % SLOTS));
                 if (row == LEVELS - level0Row || index == stagedSource || index == DEFERRED) {
                     endStagingIfEmpty();
                 }
             }
         } else {
-            previous.next = next;
+            nextLink[previous] = next;
         }
-        if (next != null) {
-            next.previous = previous;
+        if (next != NONE) {
+            previousLink[next] = previous;
         }
-        node.previous = null;
-        node.next = null;
         node.location = WheelNode.DETACHED;
     }
 
     private boolean holdsTakenEntries() {
-        return stagedCount > 0 || heads[DEFERRED] != null;
+        return stagedCount > 0 || heads[DEFERRED] != NONE;
     }
 
     /** Keeps the staged slot's bit set while entries taken from it wait; ends staging once nothing from it is left. */
@@ -237,7 +302,7 @@ final class TimingWheel {
         long bit = 1L << (stagedSource % SLOTS);
         if (holdsTakenEntries()) {
             occupied[stagedSource / SLOTS] |= bit;
-        } else if (heads[stagedSource] == null) {
+        } else if (heads[stagedSource] == NONE) {
             occupied[stagedSource / SLOTS] &= ~bit;
             stagedSource = -1;
         }
@@ -259,19 +324,19 @@ final class TimingWheel {
             } else {
                 int row = eventLevel == 0 ? level0Row : eventLevel;
                 int index = row * SLOTS + eventSlot;
-                WheelNode node = index == stagedSource ? startStagedBlock() : heads[index];
-                heads[index] = null;
+                int link = index == stagedSource ? startStagedBlock() : heads[index];
+                heads[index] = NONE;
                 slotSize[index] = 0;
                 occupied[row] &= ~(1L << eventSlot);
-                while (node != null) {
-                    WheelNode next = node.next;
-                    node.next = null;
-                    node.previous = null;
+                while (link != NONE) {
+                    int next = nextLink[link];
+                    WheelNode node = nodes[link];
+                    node.location = WheelNode.DETACHED;
                     if (eventLevel > 0) {
                         cascaded++;
                     }
                     place(node); // level 0: tick == current, so into reached; else strictly lower
-                    node = next;
+                    link = next;
                 }
             }
         }
@@ -310,12 +375,13 @@ final class TimingWheel {
         long ticksLeft = Math.max(1, event - current);
         long budget = Math.max(STAGING_BUDGET, (2L * slotSize[stagedSource] + ticksLeft - 1) / ticksLeft);
         int stagingBase = (LEVELS - level0Row) * SLOTS;
-        for (; budget > 0 && heads[stagedSource] != null; budget--) {
-            WheelNode node = heads[stagedSource];
-            WheelNode next = node.next;
+        for (; budget > 0 && heads[stagedSource] != NONE; budget--) {
+            int link = heads[stagedSource];
+            WheelNode node = nodes[link];
+            int next = nextLink[link];
             heads[stagedSource] = next;
-            if (next != null) {
-                next.previous = null;
+            if (next != NONE) {
+                previousLink[next] = NONE;
             }
             slotSize[stagedSource]--;
             long tick = tickOf(node.deadlineNanos);
@@ -334,34 +400,37 @@ final class TimingWheel {
      * Current has just reached the staged slot's event, and the active level-0 row is empty (every event before it was
      * handled): the staging row becomes level 0. Its slot 0 is due at this very tick, so its entries join reached.
      *
-     * @return the entries still to cascade: the slot's late arrivals followed by {@link #DEFERRED}, linked by next
+     * @return the arena slot of the first entry still to cascade (the slot's late arrivals followed by
+     *     {@link #DEFERRED}, chained by {@code nextLink}), or {@link #NONE}
      */
-    private WheelNode startStagedBlock() {
+    private int startStagedBlock() {
         level0Row = LEVELS - level0Row;
         int first = level0Row * SLOTS;
-        WheelNode node = heads[first];
-        heads[first] = null;
+        int link = heads[first];
+        heads[first] = NONE;
         slotSize[first] = 0;
         occupied[level0Row] &= ~1L;
-        while (node != null) {
-            WheelNode next = node.next;
-            node.next = null;
-            node.previous = null;
+        while (link != NONE) {
+            int next = nextLink[link];
+            WheelNode node = nodes[link];
+            node.location = WheelNode.DETACHED;
+            dropLink(node);
             reached.add(node);
-            node = next;
+            link = next;
         }
-        WheelNode rest = heads[DEFERRED];
-        heads[DEFERRED] = null;
+        int rest = heads[DEFERRED];
+        heads[DEFERRED] = NONE;
         slotSize[DEFERRED] = 0;
-        WheelNode arrivals = heads[stagedSource];
-        if (arrivals == null) {
+        int arrivals = heads[stagedSource];
+        if (arrivals == NONE) {
             arrivals = rest;
-        } else if (rest != null) {
-            WheelNode last = arrivals;
-            while (last.next != null) {
-                last = last.next;
+        } else if (rest != NONE) {
+            int last = arrivals;
+            while (nextLink[last] != NONE) {
+                last = nextLink[last];
             }
-            last.next = rest;
+            nextLink[last] = rest;
+            previousLink[rest] = last;
         }
         stagedSource = -1;
         stagedCount = 0;
@@ -413,15 +482,15 @@ final class TimingWheel {
     /** Removes every entry and gives each node to {@code sink}. */
     void removeAll(Consumer<WheelNode> sink) {
         for (int index = 0; index < heads.length; index++) {
-            WheelNode node = heads[index];
-            heads[index] = null;
-            while (node != null) {
-                WheelNode next = node.next;
-                node.next = null;
-                node.previous = null;
+            int link = heads[index];
+            heads[index] = NONE;
+            while (link != NONE) {
+                int next = nextLink[link];
+                WheelNode node = nodes[link];
                 node.location = WheelNode.DETACHED;
+                dropLink(node);
                 sink.accept(node);
-                node = next;
+                link = next;
             }
         }
         java.util.Arrays.fill(occupied, 0);
@@ -472,7 +541,7 @@ final class TimingWheel {
             int row = index / SLOTS;
             int slot = index % SLOTS;
             boolean taken = row == stagingRow || index == DEFERRED;
-            if (taken && stagedSource < 0 && heads[index] != null) {
+            if (taken && stagedSource < 0 && heads[index] != NONE) {
                 throw new AssertionError("entries taken for staging while nothing is staged, at " + index);
             }
             int level = row == level0Row ? 0 : taken ? sourceLevel : row;
@@ -480,7 +549,7 @@ final class TimingWheel {
             if (index != DEFERRED) {
                 boolean bit = (occupied[row] & (1L << slot)) != 0;
                 boolean holdsTaken = index == stagedSource && holdsTakenEntries();
-                if (bit != (heads[index] != null || holdsTaken)) {
+                if (bit != (heads[index] != NONE || holdsTaken)) {
                     throw new AssertionError("bitmap disagrees with slot " + row + "/" + slot);
                 }
                 int digit = (int) (current >>> (level * SLOT_BITS)) & (SLOTS - 1);
@@ -489,7 +558,14 @@ final class TimingWheel {
                 }
             }
             int length = 0;
-            for (WheelNode node = heads[index]; node != null; node = node.next) {
+            for (int link = heads[index]; link != NONE; link = nextLink[link]) {
+                WheelNode node = nodes[link];
+                if (node.link != link) {
+                    throw new AssertionError("arena slot " + link + " holds a node whose slot is " + node.link);
+                }
+                if (nextLink[link] != NONE && previousLink[nextLink[link]] != link) {
+                    throw new AssertionError("list " + index + " is not doubly linked at arena slot " + link);
+                }
                 length++;
                 long tick = tickOf(node.deadlineNanos);
                 int above = (level + 1) * SLOT_BITS;
@@ -518,6 +594,11 @@ final class TimingWheel {
         }
         if (staged != stagedCount) {
             throw new AssertionError("stagedCount " + stagedCount + " but " + staged + " staged entries");
+        }
+        int listed = counted - reached.size() - overflow.size();
+        if (linksInUse - freeCount != listed) {
+            throw new AssertionError(
+                    (linksInUse - freeCount) + " arena slots in use for " + listed + " listed entries");
         }
         if (counted != size) {
             throw new AssertionError("size " + size + " but " + counted + " entries");

@@ -32,10 +32,11 @@ final class WheelNode {
      * holds both where the node is and its heap position (see {@link #inHeap} and {@link #heapIndex}).
      */
     int location = DETACHED;
-    /** Neighbours in a slot's doubly linked list. */
-    WheelNode previous;
-
-    WheelNode next;
+    /**
+     * The wheel's arena slot holding this node's slot-list links ({@link TimingWheel#NONE} while the node is in no
+     * list): the links themselves are ints in the wheel's arrays, so moving a node writes no reference into it.
+     */
+    int link = TimingWheel.NONE;
 
     WheelNode(Object engine, TimerEntry entry) {
         this.engine = engine;
