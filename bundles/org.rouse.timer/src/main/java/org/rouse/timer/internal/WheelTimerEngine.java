@@ -98,12 +98,13 @@ public final class WheelTimerEngine implements TimerEngine {
      * may still park after a takeover for what remains of that wait; it delays no timer, since the worker that took
      * over leads in its place.)
      *
-     * Slack. The leader parks until (earliest deadline + slack); when it wakes it fires every entry whose deadline has
-     * passed. So deadlines within the slack of the earliest one fire in the same wake-up, no timer fires before its
-     * deadline, none fires more than slack (plus the park overshoot) after it, and wake-ups are at least the slack
-     * apart. A worker that is awake anyway waits for the slack too (it fires only once the earliest deadline plus the
-     * slack has passed), so under load the batches stay a slack wide instead of shrinking to what fell due during one
-     * handler.
+     * Slack. The leader parks until (earliest deadline + d), d being the slack less the workers' kernel timer slack K
+     * when the slack exceeds it (else the slack): the kernel ends the park up to K late, so the wake-up comes within
+     * the slack. When it wakes it fires every entry whose deadline has passed. So deadlines within the slack of the
+     * earliest one fire in the same wake-up, no timer fires before its deadline, none fires more than slack (plus the
+     * scheduling of the wake-up) after it, and wake-ups are at least d apart. A worker that is awake anyway waits
+     * for d too (it fires only once the earliest deadline plus d has passed), so under load the batches stay a slack
+     * wide instead of shrinking to what fell due during one handler.
      *
      * Invariants.
      * 1. At most one thread produces or leads at a time (`leader`), so entries expire in deadline order, one batch
@@ -196,7 +197,11 @@ public final class WheelTimerEngine implements TimerEngine {
 
     /** Nanoseconds to spin before a deadline; written by configure. */
     private volatile long spinNanos;
-    /** Nanoseconds a wake-up may be put off to fire later deadlines with it; written by configure, read under lock. */
+    /**
+     * Nanoseconds a wake-up is put off after the earliest deadline to fire later deadlines with it: the configured
+     * slack, less the kernel's timer slack when the slack exceeds it (see {@link #firingDelayNanos}); written by
+     * configure, read under the lock.
+     */
     private volatile long slackNanos;
     /**
      * How long queued work may wait behind running handlers before another worker is woken to take it (0: at once);
@@ -316,7 +321,7 @@ public final class WheelTimerEngine implements TimerEngine {
     private void start(Settings first) {
         settings = first;
         spinNanos = TimeUnit.MICROSECONDS.toNanos(first.spinMicros());
-        slackNanos = TimeUnit.MICROSECONDS.toNanos(first.slackMicros());
+        slackNanos = firingDelayNanos(first);
         helpAfterNanos = TimeUnit.MICROSECONDS.toNanos(first.helpAfterMicros());
         kernelSlackNanos = TimeUnit.MICROSECONDS.toNanos(first.kernelSlackMicros());
         synchronized (lock) {
@@ -335,6 +340,26 @@ public final class WheelTimerEngine implements TimerEngine {
         }
     }
 
+    /**
+     * How long after the earliest deadline the engine fires: {@code slack.micros}, less the kernel's timer slack of
+     * the workers when it is larger, since a park until that time ends up to the kernel's slack later; so the
+     * earliest timer of a batch fires at most {@code slack.micros} (plus scheduling) after its deadline, never before
+     * it, and wake-ups are at least the difference apart. With the helper unavailable on Linux, the kernel's default
+     * of 50 µs is assumed; elsewhere none.
+     */
+    private static long firingDelayNanos(Settings settings) {
+        long slack = TimeUnit.MICROSECONDS.toNanos(settings.slackMicros());
+        long kernel;
+        if (KernelTimerSlack.available() && settings.kernelSlackMicros() > 0) {
+            kernel = TimeUnit.MICROSECONDS.toNanos(settings.kernelSlackMicros());
+        } else {
+            kernel = System.getProperty("os.name", "").startsWith("Linux") ? LINUX_DEFAULT_TIMER_SLACK_NANOS : 0;
+        }
+        return slack > kernel ? slack - kernel : slack;
+    }
+
+    private static final long LINUX_DEFAULT_TIMER_SLACK_NANOS = 50_000;
+
     private void startWorkerLocked() {
         Worker worker = new Worker(nextWorkerId++);
         workers.add(worker);
@@ -345,7 +370,7 @@ public final class WheelTimerEngine implements TimerEngine {
     /** Applies a new configuration in place: pool size, spin, slack, and (by re-placing every entry) the tick. */
     private void apply(Settings next) {
         spinNanos = TimeUnit.MICROSECONDS.toNanos(next.spinMicros());
-        slackNanos = TimeUnit.MICROSECONDS.toNanos(next.slackMicros());
+        slackNanos = firingDelayNanos(next);
         helpAfterNanos = TimeUnit.MICROSECONDS.toNanos(next.helpAfterMicros());
         kernelSlackNanos = TimeUnit.MICROSECONDS.toNanos(next.kernelSlackMicros()); // each worker applies it itself
         List<Worker> wake = new ArrayList<>();

@@ -147,13 +147,15 @@ final class TimerHandle implements Timer {
         counters.lateness().record(start - arming.deadlineNanos);
         owner.handlerStarted(this, start, start - arming.deadlineNanos);
         RouseEvents.timerLate(owner.name(), this, start - arming.deadlineNanos);
+        long end = start;
         try {
             handler.onTimer(new Event(this, arming.deadlineNanos, start, arming.missedFirings));
         } catch (Throwable e) { // a StackOverflowError has unwound by now, so logging it is safe
             counters.failed();
             LOG.warn("Timer handler failed: owner '{}', timer {}", owner.name(), this, e);
         } finally {
-            long took = System.nanoTime() - start;
+            end = System.nanoTime();
+            long took = end - start;
             counters.fired();
             long slow = owner.view().policy().slowHandlerNanos();
             if (took > slow) {
@@ -167,7 +169,7 @@ final class TimerHandle implements Timer {
             }
             owner.handlerFinished(); // last: an owner seen idle has its run counted
         }
-        afterRun(arming);
+        afterRun(arming, end); // the handler's end time is also what a periodic timer's next period starts from
     }
 
     /** The owner closed after this event was handed to its queue: the event is dropped, as if cancelled. */
@@ -178,7 +180,8 @@ final class TimerHandle implements Timer {
         }
     }
 
-    private synchronized void afterRun(Arming arming) {
+    /** After a run that ended at {@code now} ({@code System.nanoTime()}): re-arms a periodic timer, or settles it. */
+    private synchronized void afterRun(Arming arming, long now) {
         if (arming.generation != generation) {
             if (state == TimerState.RUNNING.ordinal()) {
                 state = (kind == Kind.ONE_SHOT ? TimerState.FIRED : TimerState.CANCELLED).ordinal();
@@ -194,7 +197,6 @@ final class TimerHandle implements Timer {
             state = TimerState.CANCELLED.ordinal();
             return;
         }
-        long now = System.nanoTime();
         long next;
         long missed = 0;
         if (kind == Kind.FIXED_RATE) {
