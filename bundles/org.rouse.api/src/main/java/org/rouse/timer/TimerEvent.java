@@ -3,7 +3,19 @@ package org.rouse.timer;
 import java.time.Duration;
 import org.osgi.annotation.versioning.ProviderType;
 
-/** One firing of a {@link Timer}, as seen by its {@link TimerHandler}. */
+/**
+ * One firing of a {@link Timer}, as seen by its {@link TimerHandler}.
+ *
+ * <p>An event is valid while the handler it is given to runs: the service fills the same object in for the owner's
+ * next firing (since 1.2, so that a firing allocates nothing), so a handler that needs the values later copies them.
+ *
+ * <pre>{@code
+ * owner.scheduleAtFixedRate(Duration.ZERO, Duration.ofMillis(50), event -> {
+ *     long missed = event.missedFirings(); // read during the call; do not keep the event itself
+ *     tick(missed);
+ * });
+ * }</pre>
+ */
 @ProviderType
 public interface TimerEvent {
 

@@ -16,7 +16,7 @@ public interface TimerHandler {
     /**
      * Handles one event.
      *
-     * @param event the timer and how late this event is
+     * @param event the timer and how late this event is; valid while this call runs (see {@link TimerEvent})
      * @throws Exception anything; it is logged and counted and does not stop the timer
      */
     void onTimer(TimerEvent event) throws Exception;

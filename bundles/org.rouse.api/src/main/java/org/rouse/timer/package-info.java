@@ -50,5 +50,5 @@
  * <p>Engines implement {@link org.rouse.timer.spi.TimerEngine}; consumers never see them.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.1.0")
+@org.osgi.annotation.versioning.Version("1.2.0")
 package org.rouse.timer;

@@ -22,7 +22,8 @@ import org.rouse.timer.spi.TimerEntry;
 
 /**
  * A periodic timer's firing re-uses its arming, its wheel node and its owner's ticket, and that re-use never makes a
- * timer fire early or twice for one deadline, also while engines are swapped under it.
+ * timer fire early or twice for one deadline, also while engines are swapped under it. Its handler is handed one
+ * event object, filled in anew for each firing.
  */
 class PeriodicReuseTest {
 
@@ -36,8 +37,15 @@ class PeriodicReuseTest {
         BundleTimerView view = core.newView("reuse-test");
         int firings = 50;
         CountDownLatch fired = new CountDownLatch(firings);
-        Timer timer = view.owner("periodic")
-                .scheduleAtFixedRate(Duration.ofMillis(1), Duration.ofMillis(1), e -> fired.countDown());
+        java.util.Set<Object> events = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        java.util.List<Long> deadlines = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        Timer timer = view.owner("periodic").scheduleAtFixedRate(Duration.ofMillis(1), Duration.ofMillis(1), e -> {
+            synchronized (events) {
+                events.add(e);
+            }
+            deadlines.add(e.deadlineNanos());
+            fired.countDown();
+        });
         try {
             assertTrue(fired.await(20, TimeUnit.SECONDS));
             timer.cancel();
@@ -45,6 +53,12 @@ class PeriodicReuseTest {
             assertEquals(1, distinct(engine.armed), "entries armed for " + engine.armed.size() + " periods");
             assertEquals(1, distinct(engine.slots), "wheel nodes used for " + engine.slots.size() + " periods");
             assertEquals(1, distinct(engine.tasks), "tickets handed over for " + engine.tasks.size() + " runs");
+            synchronized (events) {
+                assertEquals(1, events.size(), "event objects handed to the handler over " + firings + " firings");
+            }
+            for (int i = 1; i < firings; i++) { // one object, filled in anew for each firing
+                assertTrue(deadlines.get(i) - deadlines.get(i - 1) > 0, "firing " + i + " saw an old deadline");
+            }
         } finally {
             core.release(view);
             core.swapTo(null);

@@ -65,6 +65,11 @@ final class Owner implements TimerOwner {
     private volatile long runningSinceNanos;
     /** Whether the handler of {@link #running} runs now; set after it starts, cleared after it returns. */
     private volatile boolean busy;
+    /**
+     * The event every firing of this owner is handed, filled in anew each time (see {@link Event}); null until the
+     * first firing. Plain: written and read only by the thread running this owner's queue, one at a time.
+     */
+    private Event event;
 
     Owner(BundleTimerView view, String name) {
         this.view = view;
@@ -125,6 +130,15 @@ final class Owner implements TimerOwner {
             running = timer;
         }
         busy = true;
+    }
+
+    /** The event object of this owner's firings; called by the thread running its queue. */
+    Event event() {
+        Event e = event;
+        if (e == null) {
+            event = e = new Event();
+        }
+        return e;
     }
 
     /** The handler started by the last {@link #handlerStarted} has returned (or thrown). */

@@ -149,7 +149,7 @@ final class TimerHandle implements Timer {
         RouseEvents.timerLate(owner.name(), this, start - arming.deadlineNanos);
         long end = start;
         try {
-            handler.onTimer(new Event(this, arming.deadlineNanos, start, arming.missedFirings));
+            handler.onTimer(owner.event().fill(this, arming.deadlineNanos, start, arming.missedFirings));
         } catch (Throwable e) { // a StackOverflowError has unwound by now, so logging it is safe
             counters.failed();
             LOG.warn("Timer handler failed: owner '{}', timer {}", owner.name(), this, e);
