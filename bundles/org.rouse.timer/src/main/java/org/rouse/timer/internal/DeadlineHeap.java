@@ -14,6 +14,13 @@ final class DeadlineHeap {
 
     private WheelNode[] nodes = new WheelNode[16];
     private int size;
+    /**
+     * Removals in a row that left the heap at a quarter of its array or less (an add above that resets it): the
+     * array is halved only after as many of them as it has slots, so a heap that fills and drains every tick (the
+     * reached heap of a busy wheel) keeps its array instead of copying it up and down each time, while a one-off
+     * burst is still given back, in amortized O(1).
+     */
+    private int opsSinceResize;
 
     /** A heap whose nodes are marked as in heap {@code heap} (0 reached, 1 overflow; see {@link WheelNode}). */
     DeadlineHeap(int heap) {
@@ -36,6 +43,9 @@ final class DeadlineHeap {
         if (size == nodes.length) {
             nodes = Arrays.copyOf(nodes, size * 2);
         }
+        if (size >= nodes.length / 4) {
+            opsSinceResize = 0; // in use again: a shrink waits for another long spell at a quarter or less
+        }
         siftUp(size++, node);
     }
 
@@ -56,8 +66,9 @@ final class DeadlineHeap {
             }
         }
         node.location = WheelNode.DETACHED;
-        if (nodes.length > 64 && size < nodes.length / 4) {
+        if (nodes.length > 64 && size < nodes.length / 4 && ++opsSinceResize > nodes.length) {
             nodes = Arrays.copyOf(nodes, nodes.length / 2); // a burst of far timers does not pin memory for good
+            opsSinceResize = 0;
         }
     }
 

@@ -52,9 +52,18 @@ final class TimingWheel {
      *    each tick takes some of the slot's entries (a budget that spreads the slot over the ticks left before E;
      *    later advances in the same tick take none, since an engine whose awake worker fires small batches advances
      *    many times per tick and a budget per call cost each of them microseconds), and reaching E swaps
-     *    the two rows: no staged entry is touched then, only the slot's late arrivals and `DEFERRED` are cascaded (and
-     *    the staged entries of digit 0, which are due at E itself). A lower slot that gains entries after staging
-     *    began is an earlier event and cascades into the active row as usual, since its block ends before B.
+     *    the two rows: no staged entry is touched then, only the slot's late arrivals are cascaded (and the staged
+     *    entries of digit 0, which are due at E itself), and `DEFERRED` becomes `SPREADING` (invariant 6). A lower
+     *    slot that gains entries after staging began is an earlier event and cascades into the active row as usual,
+     *    since its block ends before B.
+     * 6. Spreading. While `SPREADING` holds entries, each is due in a level-0 block after the one E started, i.e. at
+     *    or after `spreadUntil` = (B + 1) << 6, and current is before `spreadUntil - 1`. Every advance places a share of
+     *    them relative to current (in proportion to the time since the last one over the time left, twice over); the
+     *    tick `spreadUntil - 1` is an event of its own, at which the rest are placed, so an advance
+     *    that jumps past it (an idle engine) still places them before any of their events. `slotMinimum[SPREADING]`
+     *    bounds their deadlines, and nextWakeNanos() counts it. Why: at a level-2 boundary nearly all of the slot's
+     *    entries are deferred (100,000 timers of 500 ms: ~90,000, re-armed into the next level-2 block but due over its
+     *    first 950 ticks), and cascading them at E stalled the engine lock for ~10 ms every 2.15 s.
      *
      * Why staging. At the default tick (2^19 ns for 1,000 µs) level 0 spans 33.5 ms, less than a 50 ms period, so
      * 10,000 timers of that period put ~6,700 entries into each level-1 slot; cascading them at the block's start took
@@ -90,10 +99,23 @@ final class TimingWheel {
     private static final int DEFERRED = (LEVELS + 1) * SLOTS;
 
     /**
+     * The index in {@link #heads} of the list of entries that were {@link #DEFERRED} when their staged slot's event
+     * came, still to be placed relative to the new current, a budget per tick, before {@link #spreadUntil}; no bit of
+     * its own either (see invariant 6).
+     */
+    private static final int SPREADING = DEFERRED + 1;
+
+    /** The most spreading entries an advance places (about 100 µs of work) unless the list must be emptied now. */
+    static final int SPREAD_BUDGET_CAP = 512;
+
+    /** The event kind {@link #nextEventTick()} reports when {@link #SPREADING} must be emptied now. */
+    private static final int SPREAD_EVENT = LEVELS + 1;
+
+    /**
      * Row r holds slots r * 64 .. r * 64 + 63: rows 1..5 are levels 1..5, rows 0 and LEVELS the two level-0 rows;
      * {@link #DEFERRED} follows them.
      */
-    private final int[] heads = new int[DEFERRED + 1];
+    private final int[] heads = new int[SPREADING + 1];
 
     /*
      * The links of the slot lists, in arrays indexed by a node's `link` (a slot of this arena, held from when the node
@@ -115,8 +137,8 @@ final class TimingWheel {
     /** Arena slots ever handed out (the rest of the arrays is unused). */
     private int linksInUse;
 
-    private final long[] slotMinimum = new long[DEFERRED + 1];
-    private final int[] slotSize = new int[DEFERRED + 1];
+    private final long[] slotMinimum = new long[SPREADING + 1];
+    private final int[] slotSize = new int[SPREADING + 1];
     /** Per row, a bit per non-empty slot (the last word is {@link #DEFERRED}'s, never searched). */
     private final long[] occupied = new long[LEVELS + 2];
     /** The row that is level 0 (0 or {@link #LEVELS}); the other level-0 row is the staging row. */
@@ -127,6 +149,15 @@ final class TimingWheel {
     private int stagedCount;
     /** The tick at which {@link #stage()} last ran, so that it runs once per tick however often time advances. */
     private long stagedAtTick = -1;
+    /**
+     * While {@link #SPREADING} holds entries: the start of the first level-0 block after the event that made them
+     * spread, before which each must be placed (none is due in an earlier block).
+     */
+    private long spreadUntil;
+    /** When the current spread began (the event's tick, as {@code System.nanoTime()}), and how many it had then. */
+    private long spreadFromNanos;
+
+    private int spreadTotal;
 
     private final DeadlineHeap reached = new DeadlineHeap(0);
     private final DeadlineHeap overflow = new DeadlineHeap(1);
@@ -316,7 +347,9 @@ final class TimingWheel {
         long target = tickOf(nowNanos);
         for (long event = nextEventTick(); event <= target; event = nextEventTick()) {
             current = event;
-            if (eventLevel == LEVELS) {
+            if (eventLevel == SPREAD_EVENT) {
+                spread(true, nowNanos); // before the first block any of them can be due in
+            } else if (eventLevel == LEVELS) {
                 long block = current >>> (LEVELS * SLOT_BITS);
                 while (!overflow.isEmpty() && tickOf(overflow.peek().deadlineNanos) >>> (LEVELS * SLOT_BITS) == block) {
                     place(overflow.poll());
@@ -342,6 +375,9 @@ final class TimingWheel {
         }
         if (target > current) {
             current = target;
+        }
+        if (heads[SPREADING] != NONE) {
+            spread(false, nowNanos);
         }
         if (current != stagedAtTick) { // once per tick: an engine may advance many times within one
             stagedAtTick = current;
@@ -418,27 +454,80 @@ final class TimingWheel {
             reached.add(node);
             link = next;
         }
+        // The deferred entries are all due after this block, so they are placed over the block's 64 ticks rather than
+        // all now: at 100,000 timers of 500 ms, a level-2 boundary deferred ~90,000 of them, a ~10 ms cascade.
         int rest = heads[DEFERRED];
         heads[DEFERRED] = NONE;
+        if (rest != NONE) {
+            for (int moved = rest; moved != NONE; moved = nextLink[moved]) {
+                nodes[moved].location = SPREADING;
+            }
+            heads[SPREADING] = rest; // empty: the spread of the previous staged block ends before this one's event
+            slotSize[SPREADING] = slotSize[DEFERRED];
+            slotMinimum[SPREADING] = slotMinimum[stagedSource];
+            spreadUntil = ((current >>> SLOT_BITS) + 1) << SLOT_BITS;
+            spreadFromNanos = origin + (current << tickShift);
+            spreadTotal = slotSize[SPREADING];
+        }
         slotSize[DEFERRED] = 0;
         int arrivals = heads[stagedSource];
-        if (arrivals == NONE) {
-            arrivals = rest;
-        } else if (rest != NONE) {
-            int last = arrivals;
-            while (nextLink[last] != NONE) {
-                last = nextLink[last];
-            }
-            nextLink[last] = rest;
-            previousLink[rest] = last;
-        }
         stagedSource = -1;
         stagedCount = 0;
         return arrivals;
     }
 
+    /**
+     * Places some of the {@link #SPREADING} entries relative to current, at {@code nowNanos}, on a schedule: by the
+     * middle of the time from the spread's start to the tick {@code spreadUntil - 1}, all of them, each advance
+     * catching up with what the schedule says should be placed by now (at least 16). So the work is spread over every
+     * advance rather than once per tick (an engine under load advances every few tens of microseconds, and 90,000
+     * entries placed in one tick's advance held its lock for a millisecond), and a long advance does not make the
+     * next one longer. All of them when {@code all}.
+     */
+    private void spread(boolean all, long nowNanos) {
+        long budget;
+        if (all) {
+            budget = Long.MAX_VALUE;
+        } else {
+            long spanNanos = Math.max(1, (origin + ((spreadUntil - 1) << tickShift) - spreadFromNanos) / 2);
+            double due = Math.min(1.0, Math.max(0, nowNanos - spreadFromNanos) / (double) spanNanos);
+            long placed = spreadTotal - slotSize[SPREADING]; // cancellations count as placed: a slight lead
+            // at most SPREAD_BUDGET_CAP per advance: after a long advance the schedule owes more, and catching up in
+            // one go made the next advance as long
+            budget = Math.min(SPREAD_BUDGET_CAP, Math.max(16, (long) Math.ceil(due * spreadTotal) - placed));
+        }
+        for (; budget > 0 && heads[SPREADING] != NONE; budget--) {
+            int link = heads[SPREADING];
+            int next = nextLink[link];
+            heads[SPREADING] = next;
+            if (next != NONE) {
+                previousLink[next] = NONE;
+            }
+            slotSize[SPREADING]--;
+            WheelNode node = nodes[link];
+            node.location = WheelNode.DETACHED;
+            cascaded++;
+            place(node);
+        }
+    }
+
     /** The tick of the next event in the slots or the overflow heap, or {@link Long#MAX_VALUE}; sets the fields. */
     private long nextEventTick() {
+        long spreadEvent = heads[SPREADING] == NONE ? Long.MAX_VALUE : spreadUntil - 1;
+        if (spreadEvent <= current) {
+            eventLevel = SPREAD_EVENT;
+            return current; // overdue: empty it before anything else moves
+        }
+        long slotEvent = nextSlotOrOverflowTick();
+        if (spreadEvent < slotEvent) {
+            eventLevel = SPREAD_EVENT;
+            return spreadEvent;
+        }
+        return slotEvent;
+    }
+
+    /** The tick of the next event in the slots or the overflow heap, or {@link Long#MAX_VALUE}; sets the fields. */
+    private long nextSlotOrOverflowTick() {
         for (int level = 0; level < LEVELS; level++) {
             long bits = occupied[level == 0 ? level0Row : level];
             if (bits != 0) {
@@ -468,13 +557,17 @@ final class TimingWheel {
             wake = reached.peek().deadlineNanos;
             found = true;
         }
-        if (nextEventTick() != Long.MAX_VALUE) {
+        if (nextSlotOrOverflowTick() != Long.MAX_VALUE) {
             long bound = eventLevel == LEVELS
                     ? overflow.peek().deadlineNanos
                     : slotMinimum[(eventLevel == 0 ? level0Row : eventLevel) * SLOTS + eventSlot];
             if (!found || bound - wake < 0) {
                 wake = bound;
+                found = true;
             }
+        }
+        if (heads[SPREADING] != NONE && (!found || slotMinimum[SPREADING] - wake < 0)) {
+            wake = slotMinimum[SPREADING]; // a lower bound of the entries still to place
         }
         return wake;
     }
@@ -508,6 +601,9 @@ final class TimingWheel {
      */
     int levelOf(WheelNode node) {
         int location = node.location;
+        if (location == SPREADING) {
+            return (63 - Long.numberOfLeadingZeros(tickOf(node.deadlineNanos) ^ current)) / SLOT_BITS; // where it goes
+        }
         if (location >= 0) {
             int row = location / SLOTS;
             return row == level0Row
@@ -595,6 +691,25 @@ final class TimingWheel {
         if (staged != stagedCount) {
             throw new AssertionError("stagedCount " + stagedCount + " but " + staged + " staged entries");
         }
+        int spreading = 0;
+        for (int link = heads[SPREADING]; link != NONE; link = nextLink[link]) {
+            WheelNode node = nodes[link];
+            if (node.link != link || node.location != SPREADING) {
+                throw new AssertionError("a spreading entry at arena slot " + link + " says it is elsewhere");
+            }
+            if (tickOf(node.deadlineNanos) < spreadUntil || node.deadlineNanos - slotMinimum[SPREADING] < 0) {
+                throw new AssertionError("a spreading entry is due before " + spreadUntil + " or below its minimum");
+            }
+            spreading++;
+        }
+        if (spreading != slotSize[SPREADING]) {
+            throw new AssertionError("spreading counts " + slotSize[SPREADING] + " of " + spreading);
+        }
+        if (spreading > 0 && current >= spreadUntil - 1) {
+            throw new AssertionError(
+                    "entries still spreading at tick " + current + ", due to be placed by " + spreadUntil);
+        }
+        counted += spreading;
         int listed = counted - reached.size() - overflow.size();
         if (linksInUse - freeCount != listed) {
             throw new AssertionError(
