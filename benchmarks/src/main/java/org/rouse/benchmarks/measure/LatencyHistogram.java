@@ -28,6 +28,11 @@ public final class LatencyHistogram {
         histogram.recordValue(Math.max(0, Math.min(nanos, HIGHEST_TRACKABLE_NANOS)));
     }
 
+    /** Adds every value of an HdrHistogram of nanoseconds (values up to one minute) to this histogram. */
+    public void addAll(Histogram nanos) {
+        histogram.add(nanos);
+    }
+
     /** Adds every value recorded in {@code other} to this histogram. */
     public void add(LatencyHistogram other) {
         histogram.add(other.histogram);

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
+import org.rouse.benchmarks.measure.LatencyHistogram;
 import org.rouse.benchmarks.measure.ProcessCpu;
 import org.rouse.benchmarks.scenario.Measurement;
 import org.rouse.benchmarks.scenario.Metric;
@@ -80,7 +81,10 @@ final class PeriodicRound implements TimerBackend.Events {
         long n = intervals.sum();
         double mean = n == 0 ? Double.NaN : intervalSum.sum() / n;
         double variance = n < 2 ? Double.NaN : Math.max(0, intervalSquares.sum() / n - mean * mean);
+        LatencyHistogram chart = new LatencyHistogram(); // the report's percentile chart of every event's lateness
+        chart.addAll(late);
         return Measurement.builder()
+                .latency(chart)
                 .put(MEAN_REENTRY_S, mean / 1e9)
                 .put(STDEV_REENTRY_MS, Math.sqrt(variance) / 1e6)
                 .put(Metrics.P50_US, late.getValueAtPercentile(50) / 1e3)

@@ -64,7 +64,7 @@ public final class TimerKernelSlack implements Scenario {
                         PeriodicRound.EVENTS),
                 BASELINE,
                 List.of(Metrics.P50_US, Metrics.P99_US, Metrics.P999_US, PeriodicRound.CPU_PERCENT),
-                false);
+                true);
     }
 
     @Override

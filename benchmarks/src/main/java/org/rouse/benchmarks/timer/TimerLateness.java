@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
+import org.rouse.benchmarks.measure.LatencyHistogram;
 import org.rouse.benchmarks.measure.ProcessCpu;
 import org.rouse.benchmarks.scenario.Measurement;
 import org.rouse.benchmarks.scenario.Metrics;
@@ -61,7 +62,7 @@ public final class TimerLateness implements Scenario {
                         PeriodicRound.EVENTS),
                 FLOOR,
                 List.of(Metrics.P50_US, Metrics.P99_US),
-                false);
+                true);
     }
 
     @Override
@@ -97,7 +98,10 @@ public final class TimerLateness implements Scenario {
                 now = after;
             }
             long wall = System.nanoTime() - start;
+            LatencyHistogram chart = new LatencyHistogram();
+            chart.addAll(late);
             return Measurement.builder()
+                    .latency(chart)
                     .put(Metrics.P50_US, late.getValueAtPercentile(50) / 1e3)
                     .put(Metrics.P99_US, late.getValueAtPercentile(99) / 1e3)
                     .put(Metrics.P999_US, late.getValueAtPercentile(99.9) / 1e3)

@@ -66,7 +66,7 @@ public final class TimerScaling implements Scenario {
                         PeriodicRound.EVENTS),
                 BASELINE,
                 List.of(PeriodicRound.CPU_US_PER_EVENT, Metrics.P99_US),
-                false);
+                true);
     }
 
     @Override

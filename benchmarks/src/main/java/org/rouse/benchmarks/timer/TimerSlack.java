@@ -64,7 +64,7 @@ public final class TimerSlack implements Scenario {
                         PeriodicRound.EVENTS),
                 BASELINE,
                 List.of(PeriodicRound.CPU_PERCENT, Metrics.P99_US),
-                false);
+                true);
     }
 
     @Override
