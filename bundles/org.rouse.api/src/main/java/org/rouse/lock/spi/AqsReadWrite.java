@@ -3,6 +3,8 @@ package org.rouse.lock.spi;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.AbstractQueuedSynchronizer;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
@@ -45,16 +47,22 @@ public final class AqsReadWrite implements ReadWritePrimitive {
      * Layout of the AQS state (int):
      *   bit 0        WRITER: a writer holds the lock.
      *   bits 1..31   readers holding the lock (unsigned).
-     * Beside it, `waitingWriters`: write acquisitions that wait or are about to (see the reader rule).
+     * Beside it, `waitingWriters`: write acquisitions that wait or are about to, and `waitingWriterThreads`, their
+     * threads (see the reader rule).
      *
-     * Reader rule. apparentlyFirstQueuedIsExclusive is package-private in java.util.concurrent.locks, so the
-     * writers say themselves that one waits: a write acquisition that will wait (lock, lockInterruptibly,
-     * tryLockNanos after a failed first attempt) counts itself in `waitingWriters` before it enters the AQS queue and
-     * leaves the count when it returns, acquired, timed out or interrupted. A reader is refused while WRITER is set,
-     * and while a writer waits and hasQueuedPredecessors() (another thread is queued ahead of it). While no writer
-     * waits, the read path reads nothing but the state and that count. (An earlier rule had the writer set a flag in
-     * the state when it found itself first in the queue; a writer queued behind a reader became first while parked,
-     * never set it, and overlapping readers then kept it out for good: ReadWriteConformanceTest's starving writer.)
+     * Reader rule: ReentrantReadWriteLock's. A reader is refused while WRITER is set, and while the first queued
+     * thread is a waiting writer. AQS tells the first queued thread (getFirstQueuedThread) but not its mode
+     * (apparentlyFirstQueuedIsExclusive is package-private in java.util.concurrent.locks), so the writers say
+     * themselves that they wait: a write acquisition that will wait (lock, lockInterruptibly, tryLockNanos after a
+     * failed first attempt) adds its thread to `waitingWriterThreads` and then counts itself in `waitingWriters`
+     * before it enters the AQS queue, and undoes both when it returns, acquired, timed out or interrupted. A thread
+     * waits for one lock at a time, so a queued thread in that set is queued as a writer. While no writer waits, the
+     * read path reads nothing but the state and the count; while one does, it also reads the queue's first thread and
+     * looks it up in the set. History: a flag the writer set in the state once it found itself first in the queue
+     * missed a writer queued behind a reader, which became first while parked; overlapping readers then kept it out
+     * for good (ReadWriteConformanceTest's starving writer). The rule that replaced it, readers queue behind any
+     * queued thread while a writer waits, cost 0.46x ReentrantReadWriteLock's throughput read-mostly at 16 threads:
+     * new readers parked behind queued readers, 25 times the context switches (docs/performance.md, 2026-12-02).
      *
      * Invariants.
      * 1. WRITER set implies no readers, and readers > 0 implies WRITER clear: a writer enters only by CAS from a
@@ -65,17 +73,19 @@ public final class AqsReadWrite implements ReadWritePrimitive {
      *    release calls signalNext). A writer there is refused only while someone holds the lock, and the last
      *    release (a write release, or a read release to zero readers) wakes it. Threads queued behind it are woken in
      *    turn. This holds whatever `waitingWriters` says.
-     * 4. No starvation of a writer: from the moment it counts itself, every reader that is not yet queued and finds
-     *    any thread queued ahead queues too; once the writer is queued, the readers inside drain, the last one's
-     *    release wakes the thread at the head, and readers queued ahead of the writer get in and leave in turn.
+     * 4. No starvation of a writer by overlapping readers: once the writer is the first queued thread, every reader
+     *    that is not yet queued queues too, the readers inside drain and the last one's release wakes the writer.
+     *    Threads queued ahead of it get in in turn: a writer when the lock is free, the readers at the head when the
+     *    holding writer leaves (a reader that gets in from the head wakes a reader queued next to it), after which
+     *    the writer is first.
      * 3. Every release (write, read, downgrade) is a CAS on the state, the release ordering the facade's swap
      *    protocol relies on. The facade never enters a mode twice from one thread and releases only what the thread
      *    holds (the ReadWritePrimitive contract), so no owner or hold count is recorded or checked.
      *
      * Costs. An uncontended read acquisition is one volatile read and one CAS of the state, its release one CAS (plus
      * AQS's read of its queue head when it leaves the lock free), and one volatile read of `waitingWriters`; no
-     * ThreadLocal, no per-thread record. Write acquisitions cost what AqsMutex's do, plus two atomic adds to
-     * `waitingWriters` when they wait. The class is final so that the facade's type test is one class-pointer
+     * ThreadLocal, no per-thread record. Write acquisitions cost what AqsMutex's do, plus, when they wait, two atomic
+     * adds to `waitingWriters` and an insertion into and a removal from `waitingWriterThreads`. The class is final so that the facade's type test is one class-pointer
      * comparison.
      */
 
@@ -114,11 +124,11 @@ public final class AqsReadWrite implements ReadWritePrimitive {
         if (sync.tryAcquire(1)) {
             return;
         }
-        sync.writerWaits(1);
+        sync.writerStartsWaiting();
         try {
             sync.acquire(1);
         } finally {
-            sync.writerWaits(-1);
+            sync.writerStopsWaiting();
         }
     }
 
@@ -130,11 +140,11 @@ public final class AqsReadWrite implements ReadWritePrimitive {
         if (sync.tryAcquire(1)) {
             return;
         }
-        sync.writerWaits(1);
+        sync.writerStartsWaiting();
         try {
             sync.acquireInterruptibly(1);
         } finally {
-            sync.writerWaits(-1);
+            sync.writerStopsWaiting();
         }
     }
 
@@ -154,11 +164,11 @@ public final class AqsReadWrite implements ReadWritePrimitive {
         if (nanos <= 0L) {
             return false;
         }
-        sync.writerWaits(1);
+        sync.writerStartsWaiting();
         try {
             return sync.tryAcquireNanos(1, nanos);
         } finally {
-            sync.writerWaits(-1);
+            sync.writerStopsWaiting();
         }
     }
 
@@ -179,7 +189,7 @@ public final class AqsReadWrite implements ReadWritePrimitive {
         sync.acquireSharedInterruptibly(ARG_READ);
     }
 
-    /** Fails while a writer holds the lock, and while a writer waits and another thread is queued ahead. */
+    /** Fails while a writer holds the lock, and while a waiting writer is the first queued thread. */
     @Override
     public boolean tryLockShared() {
         return sync.tryAcquireShared(ARG_READ) >= 0;
@@ -214,8 +224,7 @@ public final class AqsReadWrite implements ReadWritePrimitive {
     }
 
     /**
-     * Whether a writer waits for the lock now (a snapshot): while one does, readers do not overtake the threads
-     * queued ahead of them.
+     * Whether a writer waits for the lock now (a snapshot).
      *
      * @return true if a write acquisition waits for the lock or is about to
      * @since 1.6
@@ -225,15 +234,13 @@ public final class AqsReadWrite implements ReadWritePrimitive {
     }
 
     /**
-     * Whether a writer waits for the lock now.
+     * Whether the first thread in the lock's queue is a waiting writer now (a snapshot): while one is, new readers
+     * queue behind it.
      *
-     * @return {@link #hasWaitingWriter()}
-     * @deprecated the name said "first in the queue", which the rule no longer looks at (since 1.6); use
-     *     {@link #hasWaitingWriter()}
+     * @return true if a write acquisition is the first queued thread
      */
-    @Deprecated(since = "1.6")
     public boolean isWriterFirstInQueue() {
-        return hasWaitingWriter();
+        return sync.writerFirstInQueue();
     }
 
     @Override
@@ -261,6 +268,12 @@ public final class AqsReadWrite implements ReadWritePrimitive {
         /** Write acquisitions that wait or are about to; atomic adds by the writers, read by readers. */
         private volatile int waitingWriters;
 
+        /**
+         * The threads counted in {@link #waitingWriters}: each adds itself before it counts itself and enters the
+         * queue, and removes itself after it leaves the count; readers look up the first queued thread in it.
+         */
+        private final Set<Thread> waitingWriterThreads = ConcurrentHashMap.newKeySet();
+
         int state() {
             return getState();
         }
@@ -269,9 +282,22 @@ public final class AqsReadWrite implements ReadWritePrimitive {
             return waitingWriters;
         }
 
-        /** A write acquisition starts ({@code +1}) or stops ({@code -1}) waiting. */
-        void writerWaits(int delta) {
-            WAITING_WRITERS.getAndAdd(this, delta);
+        /** The calling thread's write acquisition is about to wait. */
+        void writerStartsWaiting() {
+            waitingWriterThreads.add(Thread.currentThread());
+            WAITING_WRITERS.getAndAdd(this, 1);
+        }
+
+        /** The calling thread's write acquisition has stopped waiting: acquired, timed out or interrupted. */
+        void writerStopsWaiting() {
+            WAITING_WRITERS.getAndAdd(this, -1);
+            waitingWriterThreads.remove(Thread.currentThread());
+        }
+
+        /** The reader rule's test: the first queued thread is a waiting writer. */
+        boolean writerFirstInQueue() {
+            Thread first = getFirstQueuedThread();
+            return first != null && waitingWriterThreads.contains(first);
         }
 
         @Override
@@ -296,8 +322,8 @@ public final class AqsReadWrite implements ReadWritePrimitive {
                 if ((c & WRITER) != 0) {
                     return -1;
                 }
-                if (waitingWriters != 0 && hasQueuedPredecessors()) {
-                    return -1; // a writer waits: no overtaking the threads queued ahead
+                if (waitingWriters != 0 && writerFirstInQueue()) {
+                    return -1; // a writer is next: no overtaking it
                 }
                 if ((c >>> READER_SHIFT) == MAX_READERS) {
                     throw new Error("Maximum lock count exceeded");

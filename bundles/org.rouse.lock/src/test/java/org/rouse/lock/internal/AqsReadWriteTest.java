@@ -137,6 +137,7 @@ class AqsReadWriteTest {
                 failures);
         awaitParkedIn(writer, "acquire");
         assertTrue(rw.hasWaitingWriter());
+        assertTrue(rw.isWriterFirstInQueue());
         assertFalse(readElsewhere(), "a new reader overtook the waiting writer");
         Thread reader = start(
                 "reader",
@@ -183,8 +184,11 @@ class AqsReadWriteTest {
                 },
                 failures);
         awaitParkedIn(writer, "acquire");
+        assertTrue(rw.hasWaitingWriter());
+        assertFalse(rw.isWriterFirstInQueue(), "the writer is queued behind the reader");
         rw.unlock(); // the queued reader gets in; the writer waits behind it, parked
         assertTrue(queuedReaderIn.await(10, TimeUnit.SECONDS));
+        assertTrue(rw.isWriterFirstInQueue(), "the reader got in, so the writer heads the queue");
         // One thread keeps the lock read-held at every instant while it is let in: it takes its next read hold before
         // it lets go of the last (the primitive counts holds, not threads), so the readers never drain on their own.
         java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
