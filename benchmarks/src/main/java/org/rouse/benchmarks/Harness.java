@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.rouse.benchmarks.report.CpuSteal;
 import org.rouse.benchmarks.report.MachineInfo;
 import org.rouse.benchmarks.report.MarkdownReport;
 import org.rouse.benchmarks.report.ReportWriter;
@@ -68,10 +69,12 @@ public final class Harness {
         for (Scenario scenario : scenarios) {
             try {
                 MachineInfo machine = MachineInfo.current(); // before the run: its load average excludes our own
+                CpuSteal.Sample stealBefore = CpuSteal.sample();
                 ScenarioResult result = new InterleavedRunner(err).run(scenario, options);
+                double steal = CpuSteal.percentSince(stealBefore);
                 ResultTable table =
                         new ResultTable(scenario.name(), scenario.description(), scenario.layout(), result.variants());
-                RunInfo run = new RunInfo(machine, arguments.reproduce(scenario.name()), result.plan());
+                RunInfo run = new RunInfo(machine, arguments.reproduce(scenario.name()), result.plan(), steal);
                 List<Path> files = ReportWriter.write(table, run, options.outputDirectory());
                 out.println(MarkdownReport.render(table, run));
                 files.forEach(f -> err.println("wrote " + f));

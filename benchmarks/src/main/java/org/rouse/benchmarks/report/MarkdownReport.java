@@ -3,6 +3,7 @@ package org.rouse.benchmarks.report;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.rouse.benchmarks.scenario.Metric;
 import org.rouse.benchmarks.scenario.VariantSummary;
 
@@ -30,6 +31,13 @@ public final class MarkdownReport {
         out.append("- Date: ")
                 .append(DateTimeFormatter.ISO_INSTANT.format(machine.date()))
                 .append('\n');
+        if (!Double.isNaN(run.stealPercent())) {
+            out.append(String.format(
+                    Locale.ROOT,
+                    "- CPU steal during the run: %.1f %% of the machine's CPU time (given by the hypervisor to other"
+                            + " guests; its bursts stall every thread)\n",
+                    run.stealPercent()));
+        }
         out.append("- Reproduce: `").append(run.command()).append("`\n");
         out.append("- Method: all variants in one JVM, rounds interleaved (A B C A B C ...), ")
                 .append(run.plan().describe())

@@ -1,6 +1,7 @@
 package org.rouse.benchmarks.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -118,6 +119,17 @@ class ReportWriterTest {
                         + "| slow, really | 250.0 | n/a | 400 | 2.50× |\n"),
                 page);
         assertTrue(page.contains("- `fast`: fast does things\n"), page);
+    }
+
+    @Test
+    void markdownStatesTheStealTimeWhenItWasMeasuredAndNothingWhenNot() {
+        RunInfo stolen = new RunInfo(RUN.machine(), RUN.command(), RUN.plan(), 2.345);
+
+        assertTrue(
+                MarkdownReport.render(table(null), stolen)
+                        .contains("- CPU steal during the run: 2.3 % of the machine's CPU time"),
+                "the steal line");
+        assertFalse(MarkdownReport.render(table(null), RUN).contains("CPU steal"), "no steal line when unknown");
     }
 
     @Test
