@@ -1,6 +1,8 @@
 package org.rouse.benchmarks.timer;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.DoubleAdder;
@@ -28,6 +30,17 @@ final class PeriodicRound implements TimerBackend.Events {
     static final Metric CPU_PERCENT = new Metric("cpu_percent", "process CPU", "% of a core", 1);
     static final Metric EVENTS = new Metric("events", "events/round", "", 0);
     static final Metric CPU_US_PER_EVENT = new Metric("cpu_us_per_event", "CPU per event", "µs", 2);
+
+    /**
+     * The columns of a lateness report, in order: p50, p99, p99.9 and max lateness, process CPU and CPU per event,
+     * then {@code more} (e.g. {@link #EVENTS}).
+     */
+    static List<Metric> latenessAndCpuColumns(Metric... more) {
+        List<Metric> columns = new ArrayList<>(List.of(
+                Metrics.P50_US, Metrics.P99_US, Metrics.P999_US, Metrics.MAX_US, CPU_PERCENT, CPU_US_PER_EVENT));
+        columns.addAll(List.of(more));
+        return List.copyOf(columns);
+    }
 
     private final Recorder lateness = new Recorder(3);
     private final AtomicLongArray lastRan;

@@ -52,14 +52,7 @@ public final class TimerLateness implements Scenario {
     @Override
     public ReportLayout layout() {
         return new ReportLayout(
-                List.of(
-                        Metrics.P50_US,
-                        Metrics.P99_US,
-                        Metrics.P999_US,
-                        Metrics.MAX_US,
-                        PeriodicRound.CPU_PERCENT,
-                        PeriodicRound.CPU_US_PER_EVENT,
-                        PeriodicRound.EVENTS),
+                PeriodicRound.latenessAndCpuColumns(PeriodicRound.EVENTS),
                 FLOOR,
                 List.of(Metrics.P50_US, Metrics.P99_US),
                 true);

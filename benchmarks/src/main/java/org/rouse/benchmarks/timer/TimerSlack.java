@@ -53,15 +53,7 @@ public final class TimerSlack implements Scenario {
     @Override
     public ReportLayout layout() {
         return new ReportLayout(
-                List.of(
-                        Metrics.P50_US,
-                        Metrics.P99_US,
-                        Metrics.P999_US,
-                        Metrics.MAX_US,
-                        PeriodicRound.CPU_PERCENT,
-                        PeriodicRound.CPU_US_PER_EVENT,
-                        PeriodicRound.MEAN_REENTRY_S,
-                        PeriodicRound.EVENTS),
+                PeriodicRound.latenessAndCpuColumns(PeriodicRound.MEAN_REENTRY_S, PeriodicRound.EVENTS),
                 BASELINE,
                 List.of(PeriodicRound.CPU_PERCENT, Metrics.P99_US),
                 true);

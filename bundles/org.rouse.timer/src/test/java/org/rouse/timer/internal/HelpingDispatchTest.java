@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,7 +19,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.rouse.api.internal.timer.BundleTimerView;
-import org.rouse.api.internal.timer.TimerFrontCore;
 import org.rouse.timer.TimerOwner;
 
 /**
@@ -33,30 +30,19 @@ import org.rouse.timer.TimerOwner;
 @Timeout(60)
 class HelpingDispatchTest {
 
-    private final List<WheelTimerEngine> engines = new ArrayList<>();
-    private final List<Runnable> cleanups = new ArrayList<>();
+    private final StartedEngines started = new StartedEngines();
 
     private WheelTimerEngine engine(int workers, long helpAfterMicros) {
-        WheelTimerEngine engine = WheelTimerEngine.started(workers, 0, 1000, 0, helpAfterMicros);
-        engines.add(engine);
-        return engine;
+        return started.add(WheelTimerEngine.started(workers, 0, 1000, 0, helpAfterMicros));
     }
 
     private BundleTimerView front(WheelTimerEngine engine) {
-        TimerFrontCore core = new TimerFrontCore();
-        core.swapTo(engine);
-        BundleTimerView view = core.newView("helping");
-        cleanups.add(() -> {
-            core.release(view);
-            core.swapTo(null);
-        });
-        return view;
+        return started.front(engine, "helping");
     }
 
     @AfterEach
     void stop() {
-        cleanups.forEach(Runnable::run);
-        engines.forEach(WheelTimerEngine::shutdown);
+        started.stopAll();
     }
 
     @Test

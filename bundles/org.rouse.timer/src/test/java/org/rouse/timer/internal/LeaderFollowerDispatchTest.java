@@ -21,7 +21,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.rouse.api.internal.timer.BundleTimerView;
-import org.rouse.api.internal.timer.TimerFrontCore;
 import org.rouse.timer.Timer;
 import org.rouse.timer.TimerOwner;
 
@@ -35,30 +34,19 @@ import org.rouse.timer.TimerOwner;
 @Timeout(60)
 class LeaderFollowerDispatchTest {
 
-    private final List<WheelTimerEngine> engines = new ArrayList<>();
-    private final List<Runnable> cleanups = new ArrayList<>();
+    private final StartedEngines started = new StartedEngines();
 
     private WheelTimerEngine engine(int workers, long slackMicros) {
-        WheelTimerEngine engine = WheelTimerEngine.started(workers, 0, 1000, slackMicros);
-        engines.add(engine);
-        return engine;
+        return started.add(WheelTimerEngine.started(workers, 0, 1000, slackMicros));
     }
 
     private BundleTimerView front(WheelTimerEngine engine) {
-        TimerFrontCore core = new TimerFrontCore();
-        core.swapTo(engine);
-        BundleTimerView view = core.newView("leader-follower");
-        cleanups.add(() -> {
-            core.release(view);
-            core.swapTo(null);
-        });
-        return view;
+        return started.front(engine, "leader-follower");
     }
 
     @AfterEach
     void stop() {
-        cleanups.forEach(Runnable::run);
-        engines.forEach(WheelTimerEngine::shutdown);
+        started.stopAll();
     }
 
     @Test
