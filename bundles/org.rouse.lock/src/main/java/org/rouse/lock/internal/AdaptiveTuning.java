@@ -17,6 +17,7 @@ record AdaptiveTuning(int maxSpins, long fairnessBoundNanos) {
      * limits did not differ (docs/performance.md, 2026-12-02).
      */
     static final int DEFAULT_MAX_SPINS = 5;
+
     static final long DEFAULT_FAIRNESS_BOUND_MICROS = 1_000L;
     static final AdaptiveTuning DEFAULT = new AdaptiveTuning(DEFAULT_MAX_SPINS, DEFAULT_FAIRNESS_BOUND_MICROS * 1_000L);
 }
