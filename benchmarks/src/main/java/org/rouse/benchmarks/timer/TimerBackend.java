@@ -89,6 +89,13 @@ abstract class TimerBackend implements AutoCloseable {
                             workers, 0, 1000, 0, WheelTimerEngine.DEFAULT_HELP_AFTER_MICROS, kernelSlackMicros));
         }
 
+        /** With exact deadlines, the default kernel slack and {@code help.after.micros} of {@code helpAfterMicros}. */
+        static Rouse withHelpAfter(int workers, long helpAfterMicros) {
+            return new Rouse(
+                    "Rouse, help after " + helpAfterMicros + " µs",
+                    WheelTimerEngine.started(workers, 0, 1000, 0, helpAfterMicros));
+        }
+
         private Rouse(String name, WheelTimerEngine engine) {
             super(name);
             this.engine = engine;
