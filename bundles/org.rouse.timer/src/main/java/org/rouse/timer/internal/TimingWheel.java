@@ -282,6 +282,22 @@ final class TimingWheel {
         slotSize[index]++;
     }
 
+    /**
+     * Takes the first entry off list {@code index} (which has one) and returns its arena slot, still the node's: a
+     * bulk move that relinks every entry it takes, so the list's bit and the staging state stay the caller's to settle
+     * (unlike {@link #unlink}).
+     */
+    private int popHead(int index) {
+        int link = heads[index];
+        int next = nextLink[link];
+        heads[index] = next;
+        if (next != NONE) {
+            previousLink[next] = NONE;
+        }
+        slotSize[index]--;
+        return link;
+    }
+
     void remove(WheelNode node) {
         int location = node.location;
         if (location >= 0) {
@@ -412,14 +428,7 @@ final class TimingWheel {
         long budget = Math.max(STAGING_BUDGET, (2L * slotSize[stagedSource] + ticksLeft - 1) / ticksLeft);
         int stagingBase = (LEVELS - level0Row) * SLOTS;
         for (; budget > 0 && heads[stagedSource] != NONE; budget--) {
-            int link = heads[stagedSource];
-            WheelNode node = nodes[link];
-            int next = nextLink[link];
-            heads[stagedSource] = next;
-            if (next != NONE) {
-                previousLink[next] = NONE;
-            }
-            slotSize[stagedSource]--;
+            WheelNode node = nodes[popHead(stagedSource)];
             long tick = tickOf(node.deadlineNanos);
             if (tick >>> SLOT_BITS == event >>> SLOT_BITS) {
                 cascaded++;
@@ -497,14 +506,7 @@ final class TimingWheel {
             budget = Math.min(SPREAD_BUDGET_CAP, Math.max(16, (long) Math.ceil(due * spreadTotal) - placed));
         }
         for (; budget > 0 && heads[SPREADING] != NONE; budget--) {
-            int link = heads[SPREADING];
-            int next = nextLink[link];
-            heads[SPREADING] = next;
-            if (next != NONE) {
-                previousLink[next] = NONE;
-            }
-            slotSize[SPREADING]--;
-            WheelNode node = nodes[link];
+            WheelNode node = nodes[popHead(SPREADING)];
             node.location = WheelNode.DETACHED;
             cascaded++;
             place(node);
