@@ -349,16 +349,9 @@ public final class WheelTimerEngine implements TimerEngine {
      */
     private static long firingDelayNanos(Settings settings) {
         long slack = TimeUnit.MICROSECONDS.toNanos(settings.slackMicros());
-        long kernel;
-        if (KernelTimerSlack.available() && settings.kernelSlackMicros() > 0) {
-            kernel = TimeUnit.MICROSECONDS.toNanos(settings.kernelSlackMicros());
-        } else {
-            kernel = System.getProperty("os.name", "").startsWith("Linux") ? LINUX_DEFAULT_TIMER_SLACK_NANOS : 0;
-        }
+        long kernel = KernelTimerSlack.effectiveNanos(TimeUnit.MICROSECONDS.toNanos(settings.kernelSlackMicros()));
         return slack > kernel ? slack - kernel : slack;
     }
-
-    private static final long LINUX_DEFAULT_TIMER_SLACK_NANOS = 50_000;
 
     private void startWorkerLocked() {
         Worker worker = new Worker(nextWorkerId++);
