@@ -1,6 +1,5 @@
 package org.rouse.lock.internal;
 
-import java.lang.reflect.Proxy;
 import java.util.HashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
@@ -27,16 +26,11 @@ public final class AdaptiveSpinProbe {
 
     /** An adaptive lock from an engine configured with {@code adaptive.spin.max = maxSpins}. */
     static Lock rouse(int maxSpins) {
-        LockEngineConfig cfg = (LockEngineConfig) Proxy.newProxyInstance(
-                LockEngineConfig.class.getClassLoader(), new Class<?>[] {LockEngineConfig.class}, (p, m, a) -> {
-                    if (m.getName().equals("adaptive_spin_max")) return maxSpins;
-                    if (m.getName().equals("annotationType")) return LockEngineConfig.class;
-                    Object d = m.getDefaultValue();
-                    if (d != null) return d;
-                    throw new UnsupportedOperationException(m.getName());
-                });
         StrategyLockEngine engine = new StrategyLockEngine();
-        engine.activate(cfg);
+        if (!engine.configure(
+                StrategyLockEngine.DEFAULT_SPIN_YIELD_SPINS, maxSpins, AdaptiveTuning.DEFAULT_FAIRNESS_BOUND_MICROS)) {
+            throw new IllegalArgumentException("adaptive.spin.max out of range: " + maxSpins);
+        }
         LockFrontCore core = new LockFrontCore();
         core.swapTo(engine);
         core.configure("adaptive", new String[0]);
