@@ -52,20 +52,11 @@ class HelpingDispatchTest {
         int count = 200;
         CountDownLatch ran = new CountDownLatch(count);
         Set<Thread> threads = ConcurrentHashMap.newKeySet();
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
         long handoffsBefore = engine.handoffs();
-        for (int i = 0; i < count; i++) {
-            engine.arm(new FixedEntry(deadline) {
-                @Override
-                public void expire() {
-                    engine.execute(
-                            () -> { // as the front does: each expiry hands over one task
-                                threads.add(Thread.currentThread());
-                                ran.countDown();
-                            });
-                }
-            });
-        }
+        armBatch(engine, count, () -> {
+            threads.add(Thread.currentThread());
+            ran.countDown();
+        });
         assertTrue(ran.await(30, TimeUnit.SECONDS));
         assertEquals(1, threads.size(), "short handlers of one batch were spread over " + threads);
         // the one unpark allowed: the producer wakes a follower to park as the watchdog, since the engine was idle
@@ -76,31 +67,34 @@ class HelpingDispatchTest {
     @Test
     void aHandlerThatBlocksHoldsOtherOwnersTimersUpOnlyUntilTheWatchdogTakesThem() throws Exception {
         WheelTimerEngine engine = engine(2, 1_000);
-        BundleTimerView view = front(engine);
         CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch blocking = new CountDownLatch(1);
         AtomicReference<Thread> blockerThread = new AtomicReference<>();
         int others = 10;
         CountDownLatch othersRan = new CountDownLatch(others);
         Set<Thread> otherThreads = ConcurrentHashMap.newKeySet();
-        Duration due = Duration.ofMillis(100);
-        // one batch: the blocker is due first, then ten other owners' timers; the worker that fires the batch runs
-        // the blocker first and is held there
-        view.owner("blocker").schedule(due, e -> {
+        // one batch with the blocker first: the thread that takes it is held there, and takes none of the ten others
+        // before it (the engine's queue is FIFO), so none of them may run on that thread
+        Runnable[] batch = new Runnable[1 + others];
+        batch[0] = () -> {
             blockerThread.set(Thread.currentThread());
+            blocking.countDown();
             try {
                 release.await(30, TimeUnit.SECONDS);
             } catch (InterruptedException interrupted) {
                 Thread.currentThread().interrupt();
             }
-        });
-        for (int i = 0; i < others; i++) {
-            view.owner("other-" + i).schedule(due.plusNanos(1 + i), e -> {
+        };
+        for (int i = 1; i <= others; i++) {
+            batch[i] = () -> {
                 otherThreads.add(Thread.currentThread());
                 othersRan.countDown();
-            });
+            };
         }
+        armOneBatch(engine, batch);
         try {
             assertTrue(othersRan.await(10, TimeUnit.SECONDS), "other owners' timers waited for a blocked handler");
+            assertTrue(blocking.await(10, TimeUnit.SECONDS), "the blocker never ran");
             assertTrue(
                     !otherThreads.contains(blockerThread.get()), "another owner's handler ran on the blocked worker");
         } finally {
@@ -112,39 +106,50 @@ class HelpingDispatchTest {
     void queuedHandlersThatHaveBeenRunningLongAreHandedToAnotherWorkerAtOnce() throws Exception {
         // help after 1 s: the watchdog cannot be what spreads the batch below within the barrier's 500 ms
         WheelTimerEngine engine = engine(4, 1_000_000);
-        BundleTimerView view = front(engine);
-        // teach the engine that tasks here take ~300 ms: after four, the smoothed estimate is ~125 ms
-        TimerOwner slow = view.owner("slow");
-        CountDownLatch learned = new CountDownLatch(4);
-        for (int i = 0; i < 4; i++) {
-            slow.schedule(Duration.ofMillis(1 + i), e -> {
-                spin(TimeUnit.MILLISECONDS.toNanos(300));
-                learned.countDown();
-            });
-        }
+        // teach the engine that tasks here take ~300 ms: after six, the smoothed estimate is >= 165 ms
+        int lessons = 6;
+        CountDownLatch learned = new CountDownLatch(lessons);
+        armBatch(engine, lessons, () -> {
+            spin(TimeUnit.MILLISECONDS.toNanos(300));
+            learned.countDown();
+        });
         assertTrue(learned.await(30, TimeUnit.SECONDS));
-        // a batch of 10 such handlers would wait ~9 x 125 ms > 1 s behind one worker: it is shared at once, so two of
-        // them meet at the barrier
+        // a batch of 10 such handlers would wait ~9 x 165 ms > 1 s behind one worker: it is shared at once, so two of
+        // them meet at the barrier. All ten share one deadline, so they are one batch however the test thread is
+        // scheduled while arming them (relative deadlines armed a tick apart would split it, and then one worker
+        // held by the first handler would run the rest alone, as designed).
         CyclicBarrier meet = new CyclicBarrier(2);
         AtomicInteger met = new AtomicInteger();
         AtomicInteger missed = new AtomicInteger();
         CountDownLatch ran = new CountDownLatch(10);
-        Duration due = Duration.ofMillis(50);
-        for (int i = 0; i < 10; i++) {
-            view.owner("batch-" + i).schedule(due.plusNanos(i), e -> {
-                try {
-                    meet.await(500, TimeUnit.MILLISECONDS);
-                    met.incrementAndGet();
-                } catch (TimeoutException | BrokenBarrierException timedOut) {
-                    missed.incrementAndGet();
-                } catch (InterruptedException interrupted) {
-                    Thread.currentThread().interrupt();
+        long batchesBefore = engine.batches();
+        armBatch(engine, 10, () -> {
+            try {
+                meet.await(500, TimeUnit.MILLISECONDS);
+                met.incrementAndGet();
+            } catch (TimeoutException | BrokenBarrierException timedOut) {
+                missed.incrementAndGet();
+            } catch (InterruptedException interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            ran.countDown();
+        });
+        assertTrue(ran.await(30, TimeUnit.SECONDS));
+        assertEquals(1, engine.batches() - batchesBefore, "the ten entries were not fired as one batch");
+        assertTrue(met.get() >= 2, "no two long handlers of one batch ran at once (" + missed.get() + " waited alone)");
+    }
+
+    /** Arms {@code count} entries with one deadline 100 ms ahead, each handing {@code task} to the engine on expiry. */
+    private static void armBatch(WheelTimerEngine engine, int count, Runnable task) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+        for (int i = 0; i < count; i++) {
+            engine.arm(new FixedEntry(deadline) {
+                @Override
+                public void expire() {
+                    engine.execute(task); // as the front does: each expiry hands over one task
                 }
-                ran.countDown();
             });
         }
-        assertTrue(ran.await(30, TimeUnit.SECONDS));
-        assertTrue(met.get() >= 2, "no two long handlers of one batch ran at once (" + missed.get() + " waited alone)");
     }
 
     @Test
@@ -163,6 +168,18 @@ class HelpingDispatchTest {
         letTimePass(Duration.ofMillis(30));
         assertEquals(before, engine.watchdogWakeups(), "the watchdog woke with nothing armed");
         assertTrue(engine.quiescent());
+    }
+
+    /** Arms one entry 100 ms ahead whose expiry hands {@code tasks} to the engine in order: one batch by construction. */
+    private static void armOneBatch(WheelTimerEngine engine, Runnable... tasks) {
+        engine.arm(new FixedEntry(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100)) {
+            @Override
+            public void expire() {
+                for (Runnable task : tasks) {
+                    engine.execute(task);
+                }
+            }
+        });
     }
 
     private static void spin(long nanos) {
