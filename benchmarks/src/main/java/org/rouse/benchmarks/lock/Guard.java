@@ -30,10 +30,17 @@ public abstract class Guard {
     /** Runs {@code section} while holding the guard. */
     public abstract void run(Runnable section);
 
-    /** Every guard the lock scenarios compare: the four Rouse strategies, ReentrantLock non-fair and fair, synchronized. */
+    /** The {@code adaptive.spin.max} the {@link #all()} row beside the default compares it with (the cap until 2026-12-02). */
+    static final int LONGER_SPIN_MAX = 100;
+
+    /**
+     * Every guard the lock scenarios compare: the four Rouse strategies, {@code adaptive} once more with a longer spin
+     * cap, ReentrantLock non-fair and fair, synchronized.
+     */
     public static Guard[] all() {
         return new Guard[] {
             rouse("adaptive"),
+            rouseAdaptive(LONGER_SPIN_MAX),
             rouse("fair"),
             rouse("jdk"),
             rouse("spin-yield"),
@@ -48,10 +55,21 @@ public abstract class Guard {
         return lock("rouse " + strategy, newRouseLock(strategy));
     }
 
+    /** A Rouse {@code adaptive} lock from an engine configured with {@code adaptive.spin.max = spinMax}. */
+    public static Guard rouseAdaptive(int spinMax) {
+        return lock(
+                "rouse adaptive, spin.max " + spinMax,
+                newRouseLock(StrategyLockEngine.withAdaptiveSpinMax(spinMax), "adaptive"));
+    }
+
     /** A Rouse lock made by the front with the real engine (as a consumer bundle gets it). */
     public static Lock newRouseLock(String strategy) {
+        return newRouseLock(new StrategyLockEngine(), strategy);
+    }
+
+    private static Lock newRouseLock(StrategyLockEngine engine, String strategy) {
         LockFrontCore core = new LockFrontCore();
-        core.swapTo(new StrategyLockEngine());
+        core.swapTo(engine);
         if (!core.configure(strategy, new String[0])) {
             throw new IllegalArgumentException("unknown strategy " + strategy);
         }

@@ -12,7 +12,8 @@ import org.rouse.benchmarks.scenario.Variant;
 
 /**
  * {@code lock-contention} (16 threads), {@code lock-contention-2} and {@code lock-contention-64}: the OpenSIPS
- * experiment. Every lock strategy, ReentrantLock non-fair and fair and {@code synchronized} guard a short critical
+ * experiment. Every lock strategy (and
+ * {@code adaptive} with a longer spin cap, to show what the default cap of 5 buys), ReentrantLock non-fair and fair and {@code synchronized} guard a short critical
  * section shared by all threads, with and without work between acquisitions.
  *
  * <pre>{@code
@@ -37,7 +38,11 @@ public final class LockContention implements Scenario {
 
     @Override
     public String description() {
-        return threads + " threads on this machine's cores share one lock. Critical section: a counter and a small"
+        return threads + " threads on this machine's cores share one lock: every Rouse strategy (through"
+                + " the front, as a consumer bundle gets it; `adaptive` also with `adaptive.spin.max` = "
+                + Guard.LONGER_SPIN_MAX
+                + " beside the default 5), ReentrantLock non-fair and fair, and `synchronized`. Critical section: a"
+                + " counter and a small"
                 + " HashMap update; between acquisitions either ~100 arithmetic steps of private work (\"work\") or"
                 + " nothing (\"no work\"). Throughput in acquisitions per second (ratio against non-fair"
                 + " ReentrantLock without work); CPU and voluntary/involuntary context switches per acquisition from"
@@ -59,7 +64,7 @@ public final class LockContention implements Scenario {
 
     @Override
     public RoundPlan plan(Options options) {
-        // 14 variants: quick ~6 s, full 1 + 6 x 500 ms each (~50 s)
+        // 16 variants: quick ~7 s, full 1 + 6 x 500 ms each (~56 s)
         return options.quick()
                 ? new RoundPlan(1, 3, Duration.ofMillis(100))
                 : new RoundPlan(1, 6, Duration.ofMillis(500));

@@ -70,6 +70,24 @@ public final class StrategyLockEngine implements LockEngine {
         readWriteStrategies = adaptiveReadWrite ? READ_WRITE_STRATEGIES : JDK_READ_WRITE_ONLY;
     }
 
+    /**
+     * An engine with the default configuration except {@code adaptive.spin.max} (benchmarks that compare spin caps
+     * side by side, without OSGi).
+     *
+     * @throws IllegalArgumentException naming the property, the value and its range when {@code adaptiveSpinMax} is
+     *     outside 0..100,000
+     */
+    public static StrategyLockEngine withAdaptiveSpinMax(long adaptiveSpinMax) {
+        ConfigCheck check =
+                check(DEFAULT_SPIN_YIELD_SPINS, adaptiveSpinMax, AdaptiveTuning.DEFAULT_FAIRNESS_BOUND_MICROS);
+        if (!check.passed()) {
+            throw new IllegalArgumentException(check.rejection());
+        }
+        StrategyLockEngine engine = new StrategyLockEngine();
+        engine.configure(DEFAULT_SPIN_YIELD_SPINS, adaptiveSpinMax, AdaptiveTuning.DEFAULT_FAIRNESS_BOUND_MICROS);
+        return engine;
+    }
+
     @Activate
     void activate(LockEngineConfig config) {
         configure(config);
@@ -101,11 +119,7 @@ public final class StrategyLockEngine implements LockEngine {
      * @return whether the values were applied
      */
     boolean configure(long spins, long adaptiveSpinMax, long fairnessBoundMicros, boolean adaptiveReadWrite) {
-        ConfigCheck check = new ConfigCheck(PID);
-        check.inRange(SPIN_YIELD_SPINS, spins, 1, 1_000_000);
-        check.inRange(ADAPTIVE_SPIN_MAX, adaptiveSpinMax, 0, MAX_ADAPTIVE_SPINS);
-        check.inRange(
-                ADAPTIVE_FAIRNESS_BOUND, fairnessBoundMicros, MIN_FAIRNESS_BOUND_MICROS, MAX_FAIRNESS_BOUND_MICROS);
+        ConfigCheck check = check(spins, adaptiveSpinMax, fairnessBoundMicros);
         if (!check.passed()) {
             LOG.error(check.rejection());
             return false;
@@ -114,6 +128,15 @@ public final class StrategyLockEngine implements LockEngine {
         adaptiveTuning = new AdaptiveTuning((int) adaptiveSpinMax, fairnessBoundMicros * 1_000L);
         readWriteStrategies = adaptiveReadWrite ? READ_WRITE_STRATEGIES : JDK_READ_WRITE_ONLY;
         return true;
+    }
+
+    private static ConfigCheck check(long spins, long adaptiveSpinMax, long fairnessBoundMicros) {
+        ConfigCheck check = new ConfigCheck(PID);
+        check.inRange(SPIN_YIELD_SPINS, spins, 1, 1_000_000);
+        check.inRange(ADAPTIVE_SPIN_MAX, adaptiveSpinMax, 0, MAX_ADAPTIVE_SPINS);
+        check.inRange(
+                ADAPTIVE_FAIRNESS_BOUND, fairnessBoundMicros, MIN_FAIRNESS_BOUND_MICROS, MAX_FAIRNESS_BOUND_MICROS);
+        return check;
     }
 
     AdaptiveTuning adaptiveTuning() {

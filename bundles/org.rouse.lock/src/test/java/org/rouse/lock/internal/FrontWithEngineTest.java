@@ -129,6 +129,21 @@ class FrontWithEngineTest {
     }
 
     @Test
+    void anEngineBuiltWithASpinCapSpinsAtMostThatAndRejectsOneOutOfRange() {
+        assertEquals(
+                100,
+                StrategyLockEngine.withAdaptiveSpinMax(100).adaptiveTuning().maxSpins());
+        assertEquals(
+                AdaptiveTuning.DEFAULT_FAIRNESS_BOUND_MICROS * 1_000L,
+                StrategyLockEngine.withAdaptiveSpinMax(0).adaptiveTuning().fairnessBoundNanos(),
+                "everything but the cap stays at its default");
+        IllegalArgumentException rejected =
+                assertThrows(IllegalArgumentException.class, () -> StrategyLockEngine.withAdaptiveSpinMax(100_001));
+        assertTrue(rejected.getMessage().contains("adaptive.spin.max"), rejected.getMessage());
+        assertTrue(rejected.getMessage().contains("100001"), rejected.getMessage());
+    }
+
+    @Test
     void invalidConfigurationIsRejectedWholeAndTheLastGoodStays() {
         core.swapTo(engine);
         assertTrue(core.configure("fair", new String[] {"a*=jdk"}));
