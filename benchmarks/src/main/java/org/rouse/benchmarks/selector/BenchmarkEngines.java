@@ -81,6 +81,11 @@ public final class BenchmarkEngines {
             return new Tuning(settings.withGrowAfterMicros(micros));
         }
 
+        /** With the loops' hand-over of the selecting role on or off ({@code false}: every pool upcall on a worker). */
+        public Tuning withLoopHandover(boolean handover) {
+            return new Tuning(settings.withLoopHandover(handover));
+        }
+
         /** With a post-upcall watch period ({@code 0} = none). */
         public Tuning withWatchPeriodMicros(long micros) {
             return new Tuning(settings.withWatchPeriodMicros(micros));

@@ -58,6 +58,7 @@ public final class SelectorSequential implements Scenario {
     public List<Variant> variants(Options options) {
         List<ServerSetup> setups = new ArrayList<>();
         setups.add(ServerSetup.rousePool());
+        setups.add(ServerSetup.rouseNoHandover());
         setups.add(ServerSetup.rouseInline());
         if (connections == 1) {
             setups.add(ServerSetup.omniOrbBug()); // one connection only, so it does not dominate the run

@@ -56,6 +56,7 @@ public final class SelectorStorm implements Scenario {
         int concurrent = options.quick() ? QUICK_CONCURRENT : CONCURRENT;
         return List.of(
                         ServerSetup.rousePool(),
+                        ServerSetup.rouseNoHandover(),
                         ServerSetup.blocking(),
                         ServerSetup.nioInline(),
                         ServerSetup.nettyOffloaded())

@@ -68,6 +68,7 @@ public final class SelectorThinkTime implements Scenario {
         return SequentialVariant.of(
                 List.of(
                         ServerSetup.rousePool(),
+                        ServerSetup.rouseNoHandover(),
                         ServerSetup.rouseInline(),
                         ServerSetup.rouseNoWatch(),
                         ServerSetup.rouseGrowAtOnce(),

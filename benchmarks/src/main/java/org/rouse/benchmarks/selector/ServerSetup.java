@@ -49,11 +49,21 @@ record ServerSetup(String name, String description, Factory factory) {
     static ServerSetup rousePool() {
         return rouse(
                 ROUSE_POOL,
-                "Rouse selector front + NIO engine, default configuration: the handler runs on the worker pool; when"
-                        + " it returns the worker watches the channel for up to 1 ms (watch.period.us=1000, while the"
-                        + " pool has workers to spare) and serves the next request itself, else the channel is"
-                        + " re-armed and the loop woken",
+                "Rouse selector front + NIO engine, default configuration: the loop thread that finds a request"
+                        + " ready hands the selecting to the loop's second thread, if it is free, and runs the handler"
+                        + " itself (loop.handover=true), else the handler runs on the worker pool; when it returns the"
+                        + " thread watches the channel for up to 1 ms (watch.period.us=1000, while the pool has workers"
+                        + " to spare) and serves the next request itself, else the channel is re-armed and the loop"
+                        + " woken",
                 Tuning.DEFAULTS);
+    }
+
+    /** Rouse's pool dispatch with every upcall on a worker (the default before the loop hand-over). */
+    static ServerSetup rouseNoHandover() {
+        return rouse(
+                "Rouse, pool, no loop hand-over",
+                "pool dispatch with loop.handover=false: the loop hands every request to a worker of the pool",
+                Tuning.DEFAULTS.withLoopHandover(false));
     }
 
     /** Rouse's pool dispatch, the pool growing at once when no worker is idle (no grace before growing). */

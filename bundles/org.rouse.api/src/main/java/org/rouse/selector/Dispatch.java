@@ -3,8 +3,10 @@ package org.rouse.selector;
 /** Where a {@link ChannelHandler} runs. */
 public enum Dispatch {
     /**
-     * On the worker pool; the channel is not selected while its handler runs and is re-armed, with a wakeup, when
-     * it returns. The default: a slow handler delays only its own channel.
+     * Off the selecting thread: on a worker of the pool, or (an engine may do this) on the loop thread that found the
+     * channel ready, once it has handed the selecting to another thread. The channel is not selected while its
+     * handler runs and is re-armed, with a wakeup, when it returns. The default: a slow handler delays only its own
+     * channel.
      */
     POOL,
     /** On the loop thread. For handlers that only copy bytes and never block; saves the hand-off to the pool. */

@@ -43,8 +43,9 @@
  *       When {@link org.rouse.selector.ChannelRegistration#cancel()} returns, the channel has left every selector
  *       of the service and may be put into blocking mode (the few cases where waiting could deadlock are listed
  *       there, with {@link org.rouse.selector.ChannelRegistration#deregister()} to learn when they complete).
- *   <li><b>Upcalls.</b> With {@link org.rouse.selector.Dispatch#POOL} (the default) a handler runs on a worker
- *       thread and its channel is not selected again until the handler returns, so one channel never has two
+ *   <li><b>Upcalls.</b> With {@link org.rouse.selector.Dispatch#POOL} (the default) a handler runs off the
+ *       selecting thread (on a worker, or on the loop thread that found it ready once another thread selects in its
+ *       place) and its channel is not selected again until the handler returns, so one channel never has two
  *       upcalls at once; when it returns the channel is re-armed with its current interest operations and the
  *       loop woken (coalesced: at most one wakeup per select cycle). With {@link org.rouse.selector.Dispatch#INLINE}
  *       the handler runs on the loop thread and must not block.

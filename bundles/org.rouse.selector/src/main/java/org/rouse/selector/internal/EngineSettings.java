@@ -30,6 +30,9 @@ import org.slf4j.LoggerFactory;
  * @param growAfterMicros how long an upcall may wait for a busy worker before the pool starts a thread for it (while
  *     it has fewer than {@code maxThreads}, and at least one worker per recently active channel: below that a
  *     thread starts at once); 0 = start one at once
+ * @param loopHandover whether each loop has a second thread: the loop thread that finds a pool upcall ready hands the
+ *     selecting to it, if it is free, and runs that upcall itself (execute-produce-consume); false = every pool upcall
+ *     goes to a worker
  */
 public record EngineSettings(
         int coreThreads,
@@ -42,7 +45,8 @@ public record EngineSettings(
         long watchPeriodMicros,
         boolean wakeupAfterUpcall,
         long loopWaitTimeoutMs,
-        long growAfterMicros) {
+        long growAfterMicros,
+        boolean loopHandover) {
 
     static final int DEFAULT_CORE_THREADS = 2;
     static final int DEFAULT_MAX_THREADS = 64;
@@ -58,6 +62,7 @@ public record EngineSettings(
     static final long MAX_LOOP_WAIT_TIMEOUT_MS = 600_000;
     static final long DEFAULT_GROW_AFTER_MICROS = 2_000;
     static final long MAX_GROW_AFTER_MICROS = 1_000_000;
+    static final boolean DEFAULT_LOOP_HANDOVER = true;
 
     /** The defaults of {@link SelectorEngineConfig}. */
     public static final EngineSettings DEFAULTS = new EngineSettings(
@@ -71,7 +76,8 @@ public record EngineSettings(
             DEFAULT_WATCH_PERIOD_MICROS,
             true,
             DEFAULT_LOOP_WAIT_TIMEOUT_MS,
-            DEFAULT_GROW_AFTER_MICROS);
+            DEFAULT_GROW_AFTER_MICROS,
+            DEFAULT_LOOP_HANDOVER);
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineSettings.class);
 
@@ -92,7 +98,8 @@ public record EngineSettings(
                 check.inRange("watch.period.us", config.watch_period_us(), 0, MAX_WATCH_PERIOD_MICROS),
                 config.wakeup_after_upcall(),
                 check.inRange("loop.wait.timeout.ms", config.loop_wait_timeout_ms(), 1, MAX_LOOP_WAIT_TIMEOUT_MS),
-                check.inRange("pool.grow.after.micros", config.pool_grow_after_micros(), 0, MAX_GROW_AFTER_MICROS));
+                check.inRange("pool.grow.after.micros", config.pool_grow_after_micros(), 0, MAX_GROW_AFTER_MICROS),
+                config.loop_handover());
         if (settings.maxThreads < settings.coreThreads) {
             check.problem(
                     "pool.max.threads", settings.maxThreads, "at least pool.core.threads = " + settings.coreThreads);
@@ -163,6 +170,13 @@ public record EngineSettings(
         return copy.settings();
     }
 
+    /** These settings with the loops' hand-over of the selecting role on or off. */
+    public EngineSettings withLoopHandover(boolean handover) {
+        Copy copy = new Copy(this);
+        copy.loopHandover = handover;
+        return copy.settings();
+    }
+
     /** A mutable copy, so each {@code with...} method names only what it changes. */
     private static final class Copy {
         int coreThreads;
@@ -176,6 +190,7 @@ public record EngineSettings(
         boolean wakeupAfterUpcall;
         long loopWaitTimeoutMs;
         long growAfterMicros;
+        boolean loopHandover;
 
         Copy(EngineSettings from) {
             coreThreads = from.coreThreads;
@@ -189,6 +204,7 @@ public record EngineSettings(
             wakeupAfterUpcall = from.wakeupAfterUpcall;
             loopWaitTimeoutMs = from.loopWaitTimeoutMs;
             growAfterMicros = from.growAfterMicros;
+            loopHandover = from.loopHandover;
         }
 
         EngineSettings settings() {
@@ -203,7 +219,8 @@ public record EngineSettings(
                     watchPeriodMicros,
                     wakeupAfterUpcall,
                     loopWaitTimeoutMs,
-                    growAfterMicros);
+                    growAfterMicros,
+                    loopHandover);
         }
     }
 }

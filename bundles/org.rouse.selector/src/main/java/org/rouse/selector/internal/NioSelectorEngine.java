@@ -57,7 +57,8 @@ public final class NioSelectorEngine implements SelectorEngine {
      * (ChannelActivity) counts the channels recently handed to the pool, the pool's demand.
      *
      * Algorithm. Pool upcalls and the watch period: a loop hands a ready pool entry to submit(), which runs
-     * entry.dispatch on a worker. The front's dispatch ends by calling update(entry) on the engine active then, from
+     * entry.dispatch on a worker, or, after handing the loop to its other thread (loop.handover, see SelectLoop),
+     * runs it itself through runHere(), exactly as a worker would (runUpcalls). The front's dispatch ends by calling update(entry) on the engine active then, from
      * the same worker. When a watch period is configured, update() recognises that call (the worker's Upcall in
      * `upcallOnThisThread` names the entry), and, only while the pool has capacity to spare (no upcall waits, and a
      * worker is idle or may be started), first watches the channel (ConnectionWatcher). If it becomes ready, update()
@@ -168,7 +169,7 @@ public final class NioSelectorEngine implements SelectorEngine {
         this.assignedPerLoop = new int[loops.length];
         SelectLoop.Host host = new LoopHost();
         for (int i = 0; i < loops.length; i++) {
-            loops[i] = new SelectLoop(name, i, settings.selectTimeoutMs(), rearmLatency, host);
+            loops[i] = new SelectLoop(name, i, settings.selectTimeoutMs(), settings.loopHandover(), rearmLatency, host);
         }
         this.activity = new ChannelActivity(TimeUnit.SECONDS.toNanos(settings.idleTimeoutSeconds()));
         this.workers = WorkerPool.create(settings, "rouse-selector-worker-", activity::recent);
@@ -396,6 +397,8 @@ public final class NioSelectorEngine implements SelectorEngine {
         counters.put("wakeups.requested", wakeupsRequested.get());
         counters.put("wakeups.written", wakeupsWritten());
         counters.put("rebuilds", rebuilds());
+        counters.put("loop.handovers", sum(SelectLoop::handovers));
+        counters.put("loop.standby.parked", sum(loop -> loop.standbyParked() ? 1 : 0));
         counters.put("pool.threads", (long) workers.threads());
         counters.put("pool.threads.idle", (long) workers.idleThreads());
         counters.put("pool.threads.max", (long) workers.maxThreads());
@@ -769,6 +772,12 @@ public final class NioSelectorEngine implements SelectorEngine {
                 return;
             }
             workers.execute(upcall);
+        }
+
+        @Override
+        public void runHere(Attachment attachment, int readyOps) {
+            activity.mark(attachment);
+            runUpcalls(attachment, readyOps);
         }
     }
 }

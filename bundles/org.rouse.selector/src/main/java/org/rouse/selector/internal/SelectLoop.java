@@ -15,6 +15,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Recorder;
 import org.rouse.selector.spi.SelectorEntry;
 import org.slf4j.Logger;
@@ -23,7 +25,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One select loop of a {@link NioSelectorEngine}: a thread ({@code rouse-selector-loop-N}) that owns one
  * {@link Selector}, applies the registration changes other threads queue for it, selects, and runs or hands off the
- * upcalls of its ready channels. The engine decides which entries belong to which loop (each {@link Attachment} names
+ * upcalls of its ready channels. With the hand-over on, the loop has two threads of that name, and the one that
+ * selects passes the selecting to the other when it runs a pool upcall itself. The engine decides which entries belong to which loop (each {@link Attachment} names
  * its loop and says whether it is still attached) and where pool upcalls run ({@link Host#submit}).
  */
 final class SelectLoop {
@@ -55,7 +58,25 @@ final class SelectLoop {
      * detach queued by another thread, once after the batch of pending work, completing every waiter's future
      * after that one selectNow. Keys selectNow finds ready stay in the selected set for the next round.
      *
+     * Hand-over (execute-produce-consume, as Jetty's AdaptiveExecutionStrategy with a reserved thread). With
+     * `handover` on, the loop has two threads; the one in `holder` is the loop, the other is running a pool upcall or
+     * parked in `standby`. When a batch of selected keys holds exactly one pool upcall, the holder runs it itself if the
+     * other thread is parked in `standby` and nothing waits in `overflow` (a batch of several goes to the pool as
+     * with the hand-over off: under load the pool's workers, watching their channels, serve most calls without the
+     * loop, and measured at 16 busy connections running one of several here gained nothing): it takes the standby by CAS, publishes it in `holder` (a volatile write after its last access to
+     * the loop's private state: the selected keys, `overflow`, `flushWaiters`, the spin detector), unparks it and runs
+     * the upcall through the engine (Host.runHere: as a worker would, watch period included). The new holder reads
+     * `holder` before it touches that state, so it sees every write before the hand-over. The old holder, when its
+     * upcall returns, is not the holder any more: it parks in `standby` until the role comes back. So the call that
+     * was found ready runs on the thread that found it, with warm caches and no wake-up on its path; the wake-up of the
+     * standby happens beside it. A handler that blocks holds only its own thread: the other thread selects, and while
+     * nobody is in `standby` every pool upcall goes to the pool, as with the hand-over off. From the upcall's thread
+     * onLoop() is false (it is not the holder), so its re-arm is queued and wakes the loop like a worker's.
+     *
      * Invariants.
+     * 0. Exactly one thread holds the loop (`holder`) and only it touches the Selector's selection and this loop's
+     *    private state; the holder changes only by the holder's own write, which also takes the standby out of
+     *    `standby`, so a thread is given the role at most once per park.
      * 1. Queued work and every selected key re-check membership (Attachment.attached, which the engine clears when it
      *    lets the entry go) when they run, so work queued, or readiness selected, before a detach or drain is skipped.
      * 2. Wakeup coalescing: `awake` is true except from just before the loop checks for pending work until select
@@ -84,6 +105,12 @@ final class SelectLoop {
          * @throws RejectedExecutionException if every worker is busy and the queue is full
          */
         void submit(Attachment attachment, int readyOps);
+
+        /**
+         * Runs that upcall on the calling thread, as a worker would, then calls {@link #afterUpcall()}. Called by a
+         * thread of {@code attachment.loop} that has just handed the loop to its other thread.
+         */
+        void runHere(Attachment attachment, int readyOps);
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(SelectLoop.class);
@@ -92,7 +119,19 @@ final class SelectLoop {
     private final int index;
     private final Host host;
     private final long selectTimeoutMs;
-    private final Thread thread;
+    /** The thread started first; it holds the loop at first. */
+    private final Thread first;
+    /** The second thread when the hand-over is on (see the notes), else null. */
+    private final Thread second;
+
+    /** The thread that is the loop now; written only by the holder as it hands over (volatile), read by anyone. */
+    private volatile Thread holder;
+
+    /** The other thread while it is parked, ready to take the loop, else null; set by that thread, CAS by the holder. */
+    private final AtomicReference<Thread> standby = new AtomicReference<>();
+
+    /** Hand-overs of the loop to its other thread; holder writes. */
+    private final AtomicLong handovers = new AtomicLong();
 
     /** Replaced only by the loop thread when it rebuilds the selector (the epoll spin bug); read by any thread. */
     private volatile Selector selector;
@@ -128,7 +167,7 @@ final class SelectLoop {
     /** Loop thread only. */
     private final SpinDetector spinDetector = new SpinDetector(SpinDetector.DEFAULT_THRESHOLD);
 
-    SelectLoop(String name, int index, long selectTimeoutMs, Recorder rearmLatency, Host host) {
+    SelectLoop(String name, int index, long selectTimeoutMs, boolean handover, Recorder rearmLatency, Host host) {
         this.name = name + "/loop-" + index;
         this.index = index;
         this.host = host;
@@ -139,16 +178,26 @@ final class SelectLoop {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot open a selector", e);
         }
-        this.thread = new Thread(this::run, "rouse-selector-loop-" + index);
-        thread.setDaemon(true);
+        this.first = new Thread(this::run, "rouse-selector-loop-" + index);
+        first.setDaemon(true);
+        this.holder = first;
+        if (handover) {
+            this.second = new Thread(this::run, "rouse-selector-loop-" + index);
+            second.setDaemon(true);
+        } else {
+            this.second = null;
+        }
     }
 
     void start() {
-        thread.start();
+        first.start();
+        if (second != null) {
+            second.start();
+        }
     }
 
     boolean onLoop() {
-        return Thread.currentThread() == thread;
+        return Thread.currentThread() == holder;
     }
 
     /** This loop's position in its engine, from 0. */
@@ -251,12 +300,18 @@ final class SelectLoop {
     boolean stop(long timeoutMs) {
         stopped = true;
         selector.wakeup();
+        Thread parked = standby.get();
+        if (parked != null) {
+            LockSupport.unpark(parked);
+        }
         if (onLoop()) {
             return true;
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         boolean interrupted = false;
-        while (thread.isAlive()) {
+        // the loop has ended once its holder has: a thread of a hand-over still in an upcall ends by itself later,
+        // like a worker
+        for (Thread thread = holder; thread.isAlive(); thread = holder) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 break;
@@ -270,11 +325,12 @@ final class SelectLoop {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-        return !thread.isAlive();
+        return !holder.isAlive();
     }
 
     /** What the loop thread is doing now, for a warning when it does not answer: its innermost frames. */
     String whereStuck() {
+        Thread thread = holder;
         StackTraceElement[] frames = thread.getStackTrace();
         StringBuilder where = new StringBuilder(thread.getName());
         for (int i = 0; i < Math.min(frames.length, 8); i++) {
@@ -299,6 +355,15 @@ final class SelectLoop {
         return rebuilds.get();
     }
 
+    long handovers() {
+        return handovers.get();
+    }
+
+    /** Whether the loop's other thread is parked, ready to take the loop (a hand-over is possible now). */
+    boolean standbyParked() {
+        return standby.get() != null;
+    }
+
     /** Whether the loop is about to block or blocked in select (a wakeup would be written). */
     boolean isSelecting() {
         return !awake.get();
@@ -311,8 +376,13 @@ final class SelectLoop {
     }
 
     private void run() {
+        Thread me = Thread.currentThread();
         try {
             while (!stopped) {
+                if (holder != me) {
+                    awaitLoop(me);
+                    continue;
+                }
                 try {
                     runPending();
                     retryOverflow();
@@ -330,15 +400,35 @@ final class SelectLoop {
                 }
             }
         } finally {
-            runPending(); // tasks queued before the stop still run, and waiters are released
-            for (SelectionKey key : selector.keys()) {
-                key.cancel();
+            if (holder == me) {
+                closeLoop();
             }
-            try {
-                selector.close();
-            } catch (IOException e) {
-                LOG.debug("Closing the selector of {} failed", name, e);
-            }
+        }
+    }
+
+    /** Parks {@code me}, not the holder, as the standby until the holder hands it the loop or the loop stops. */
+    private void awaitLoop(Thread me) {
+        standby.set(me);
+        while (holder != me && !stopped) {
+            LockSupport.park(this);
+        }
+        standby.compareAndSet(me, null); // stopped while parked (a hand-over has taken it out already)
+    }
+
+    /** The holder's last act once stopped. */
+    private void closeLoop() {
+        runPending(); // tasks queued before the stop still run, and waiters are released
+        for (SelectionKey key : selector.keys()) {
+            key.cancel();
+        }
+        try {
+            selector.close();
+        } catch (IOException e) {
+            LOG.debug("Closing the selector of {} failed", name, e);
+        }
+        Thread parked = standby.get();
+        if (parked != null) {
+            LockSupport.unpark(parked); // it may have parked after stop() unparked it
         }
     }
 
@@ -444,6 +534,9 @@ final class SelectLoop {
         Set<SelectionKey> selected = selector.selectedKeys();
         SelectionKey[] keys = selected.toArray(new SelectionKey[0]);
         selected.clear(); // a flush in attachNow may select more while we dispatch: they wait for the next round
+        Attachment last = null; // the batch's last pool upcall so far: if it is the only one, it may run here
+        int lastOps = 0;
+        int poolUpcalls = 0;
         for (SelectionKey key : keys) {
             Attachment attachment = (Attachment) key.attachment();
             int ready;
@@ -468,9 +561,42 @@ final class SelectLoop {
                 } catch (CancelledKeyException e) {
                     continue;
                 }
-                handOff(attachment, ready);
+                if (second == null) {
+                    handOff(attachment, ready);
+                    continue;
+                }
+                if (last != null) {
+                    handOff(last, lastOps);
+                }
+                poolUpcalls++;
+                last = attachment;
+                lastOps = ready;
             }
         }
+        if (last != null) {
+            if (poolUpcalls == 1) {
+                runHereOrHandOff(last, lastOps);
+            } else {
+                handOff(last, lastOps);
+            }
+        }
+    }
+
+    /**
+     * A batch's only pool upcall: run on this thread after handing the loop to the standby, if it is parked and no
+     * refused upcall waits, else handed off (see "Hand-over"). After a hand-over this thread touches nothing of the
+     * loop's any more.
+     */
+    private void runHereOrHandOff(Attachment attachment, int ops) {
+        Thread next = standby.get();
+        if (next == null || !overflow.isEmpty() || stopped || !standby.compareAndSet(next, null)) {
+            handOff(attachment, ops);
+            return;
+        }
+        handovers.incrementAndGet();
+        holder = next; // publishes this loop's private state to it (see the notes)
+        LockSupport.unpark(next);
+        host.runHere(attachment, ops);
     }
 
     private void handOff(Attachment attachment, int ops) {

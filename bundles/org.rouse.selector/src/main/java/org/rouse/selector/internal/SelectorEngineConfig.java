@@ -105,4 +105,13 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
             min = "1",
             max = "600000")
     long loop_wait_timeout_ms() default EngineSettings.DEFAULT_LOOP_WAIT_TIMEOUT_MS;
+
+    @AttributeDefinition(
+            name = "Hand the loop over",
+            description = "Each select loop has a second thread. The loop thread that finds a pool upcall ready hands"
+                    + " the selecting to that thread, if it is free, and runs the upcall itself, with no hand-off on"
+                    + " the call's path (Jetty's execute-produce-consume); a handler that blocks holds only its own"
+                    + " thread, and while the second thread is busy upcalls go to the pool. Off: every pool upcall"
+                    + " goes to a worker.")
+    boolean loop_handover() default EngineSettings.DEFAULT_LOOP_HANDOVER;
 }

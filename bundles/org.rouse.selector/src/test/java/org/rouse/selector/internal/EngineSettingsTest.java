@@ -19,11 +19,12 @@ class EngineSettingsTest {
             long watch_period_us,
             boolean wakeup_after_upcall,
             long loop_wait_timeout_ms,
-            long pool_grow_after_micros)
+            long pool_grow_after_micros,
+            boolean loop_handover)
             implements SelectorEngineConfig {
 
         static Config valid() {
-            return new Config(0, 8, 5, 100, false, 3, 250, 200, false, 750, 300);
+            return new Config(0, 8, 5, 100, false, 3, 250, 200, false, 750, 300, false);
         }
 
         Config withLoops(int value) {
@@ -38,7 +39,8 @@ class EngineSettingsTest {
                     watch_period_us,
                     wakeup_after_upcall,
                     loop_wait_timeout_ms,
-                    pool_grow_after_micros);
+                    pool_grow_after_micros,
+                    loop_handover);
         }
 
         Config withWatch(long value) {
@@ -53,7 +55,8 @@ class EngineSettingsTest {
                     value,
                     wakeup_after_upcall,
                     loop_wait_timeout_ms,
-                    pool_grow_after_micros);
+                    pool_grow_after_micros,
+                    loop_handover);
         }
 
         Config withLoopWait(long value) {
@@ -68,7 +71,8 @@ class EngineSettingsTest {
                     watch_period_us,
                     wakeup_after_upcall,
                     value,
-                    pool_grow_after_micros);
+                    pool_grow_after_micros,
+                    loop_handover);
         }
 
         Config withGrowAfter(long value) {
@@ -83,7 +87,8 @@ class EngineSettingsTest {
                     watch_period_us,
                     wakeup_after_upcall,
                     loop_wait_timeout_ms,
-                    value);
+                    value,
+                    loop_handover);
         }
 
         Config withPool(int core, int max, long idle) {
@@ -98,7 +103,8 @@ class EngineSettingsTest {
                     watch_period_us,
                     wakeup_after_upcall,
                     loop_wait_timeout_ms,
-                    pool_grow_after_micros);
+                    pool_grow_after_micros,
+                    loop_handover);
         }
 
         @Override
@@ -111,7 +117,7 @@ class EngineSettingsTest {
     void aValidConfigurationIsTakenAsIs() {
         EngineSettings settings = EngineSettings.from(Config.valid());
 
-        assertEquals(new EngineSettings(0, 8, 5, 100, false, 3, 250, 200, false, 750, 300), settings);
+        assertEquals(new EngineSettings(0, 8, 5, 100, false, 3, 250, 200, false, 750, 300, false), settings);
     }
 
     @Test

@@ -29,9 +29,10 @@ class SelectorCommandsTest {
 
     @Test
     void countersFollowUpcallsRebuildsAndPoolThreads() throws Exception {
-        // no core threads and a 1 s idle timeout: the pool creates a worker for the call and retires it after
-        NioSelectorEngine engine =
-                rig.engine(EngineSettings.DEFAULTS.withPool(0, 4, 1).withQueueCapacity(100));
+        // no core threads and a 1 s idle timeout: the pool creates a worker for the call and retires it after; no
+        // loop hand-over, so that the calls are pool upcalls
+        NioSelectorEngine engine = rig.engine(
+                EngineSettings.DEFAULTS.withPool(0, 4, 1).withQueueCapacity(100).withLoopHandover(false));
         rig.core.swapTo(engine);
         BundleSelectorView view = rig.view("com.example.server", 100);
         ServerSocketChannel server = rig.server();

@@ -79,7 +79,10 @@ class WatchPeriodTest {
     @Test
     void aWorkerNeverWatchesWhenItIsTheLastOneOtherChannelsCouldGet() throws Exception {
         NioSelectorEngine engine =
-                rig.engine(Rig.settings(600_000, true).withPool(1, 1, 60).withWatchPeriodMicros(500_000));
+                rig.engine(Rig.settings(600_000, true) // the pool's rule: no loop hand-over, every upcall on it
+                        .withPool(1, 1, 60)
+                        .withWatchPeriodMicros(500_000)
+                        .withLoopHandover(false));
         rig.core.swapTo(engine);
         BundleSelectorView view = rig.view();
         ServerSocketChannel server = echoServer(view);
@@ -100,7 +103,8 @@ class WatchPeriodTest {
         NioSelectorEngine engine = rig.engine(Rig.settings(600_000, true)
                 .withPool(1, 3, 60)
                 .withWatchPeriodMicros(20_000_000)
-                .withGrowAfterMicros(20_000_000));
+                .withGrowAfterMicros(20_000_000)
+                .withLoopHandover(false)); // the pool's rule: every upcall on it
         rig.core.swapTo(engine);
         BundleSelectorView view = rig.view();
         ServerSocketChannel server = echoServer(view);

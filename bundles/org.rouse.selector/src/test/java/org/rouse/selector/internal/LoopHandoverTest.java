@@ -1,0 +1,231 @@
+package org.rouse.selector.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.rouse.api.internal.selector.BundleSelectorView;
+import org.rouse.selector.ChannelRegistration;
+
+/**
+ * The loop's hand-over of the selecting role (loop.handover), on real sockets and threads: the thread that selected a
+ * pool upcall runs it while the loop's other thread selects; a handler that blocks there holds up no other
+ * connection; no channel ever has two upcalls at once under many connections; with the hand-over off every pool
+ * upcall runs on a worker; and a shutdown ends the loop while a handler still blocks on the other thread.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class LoopHandoverTest {
+
+    private static final String LOOP_THREAD = "rouse-selector-loop-0";
+
+    private final Rig rig = new Rig();
+
+    @AfterEach
+    void tearDown() throws Exception {
+        rig.close();
+    }
+
+    private NioSelectorEngine engine(boolean handover) {
+        NioSelectorEngine engine = rig.engine(Rig.settings(600_000, true).withLoopHandover(handover));
+        rig.core.swapTo(engine);
+        if (handover) { // the loop's second thread parks as the standby once it has started
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> engine.counters().get("loop.standby.parked") == 1L);
+        }
+        return engine;
+    }
+
+    /** Echoes, and records the threads its upcalls ran on; a request of {@code BLOCK} blocks until released. */
+    private static final class RecordingEcho extends Rig.Echo {
+        static final long BLOCK = Long.MIN_VALUE;
+        final Set<String> threads = ConcurrentHashMap.newKeySet();
+        final AtomicInteger inside = new AtomicInteger();
+        final AtomicInteger overlaps = new AtomicInteger();
+        final CountDownLatch blocking = new CountDownLatch(1);
+        final CountDownLatch release;
+
+        RecordingEcho(CountDownLatch release) {
+            this.release = release;
+        }
+
+        @Override
+        public void onReady(ChannelRegistration registration, int readyOps) throws IOException {
+            if (inside.incrementAndGet() != 1) {
+                overlaps.incrementAndGet();
+            }
+            try {
+                threads.add(Thread.currentThread().getName());
+                SocketChannel channel = (SocketChannel) registration.channel();
+                ByteBuffer request = ByteBuffer.allocate(8);
+                int read = channel.read(request);
+                if (read < 0) {
+                    registration.close();
+                    return;
+                }
+                if (read == 8 && request.getLong(0) == BLOCK) {
+                    blocking.countDown();
+                    try {
+                        release.await(30, TimeUnit.SECONDS);
+                    } catch (InterruptedException interrupted) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                request.flip();
+                while (request.hasRemaining()) {
+                    channel.write(request);
+                }
+            } finally {
+                inside.decrementAndGet();
+            }
+        }
+    }
+
+    private ServerSocketChannel server(BundleSelectorView view, List<RecordingEcho> handlers, CountDownLatch release)
+            throws IOException {
+        ServerSocketChannel server = rig.server();
+        view.accept(server, SelectionKey.OP_READ, connection -> {
+            RecordingEcho echo = new RecordingEcho(release);
+            handlers.add(echo);
+            return echo;
+        });
+        return server;
+    }
+
+    @Test
+    void aPoolUpcallRunsOnTheThreadThatSelectedItAndABlockedOneHoldsUpNoOtherConnection() throws Exception {
+        NioSelectorEngine engine = engine(true);
+        List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
+        CountDownLatch release = new CountDownLatch(1);
+        ServerSocketChannel server = server(rig.view(), handlers, release);
+        SocketChannel blocked = rig.connect(server);
+        SocketChannel other = rig.connect(server);
+        ExecutorService client = Executors.newSingleThreadExecutor();
+        try {
+            Future<Long> blockedCall = client.submit(() -> Rig.call(blocked, RecordingEcho.BLOCK));
+            assertTrue(awaitBlocking(handlers), "the blocking call never reached its handler: " + engine.counters());
+            for (long i = 1; i <= 200; i++) {
+                assertEquals(i, Rig.call(other, i), "another connection's call while a handler blocks");
+            }
+            release.countDown();
+            assertEquals(RecordingEcho.BLOCK, blockedCall.get(30, TimeUnit.SECONDS));
+        } finally {
+            release.countDown();
+            client.shutdownNow();
+        }
+        RecordingEcho blockedHandler = handlers.stream()
+                .filter(h -> h.blocking.getCount() == 0)
+                .findFirst()
+                .orElseThrow();
+        assertEquals(Set.of(LOOP_THREAD), blockedHandler.threads, "ran on the loop thread that selected it");
+        assertTrue(engine.counters().get("loop.handovers") >= 1, "handovers: " + engine.counters());
+    }
+
+    private static boolean awaitBlocking(List<RecordingEcho> handlers) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            for (RecordingEcho handler : List.copyOf(handlers)) {
+                if (handler.blocking.await(10, TimeUnit.MILLISECONDS)) {
+                    return true;
+                }
+            }
+            if (handlers.isEmpty()) {
+                Thread.onSpinWait(); // the accept has not run yet
+            }
+        }
+        return false;
+    }
+
+    @Test
+    void manyConnectionsNeverHaveTwoUpcallsOfOneChannelAtOnce() throws Exception {
+        NioSelectorEngine engine = engine(true);
+        List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
+        ServerSocketChannel server = server(rig.view(), handlers, new CountDownLatch(0));
+        int connections = 16;
+        int calls = 300;
+        ExecutorService clients = Executors.newFixedThreadPool(connections);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int c = 0; c < connections; c++) {
+                SocketChannel client = rig.connect(server);
+                long base = c * 1_000_000L;
+                done.add(clients.submit(() -> {
+                    for (long i = 1; i <= calls; i++) {
+                        assertEquals(base + i, Rig.call(client, base + i));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+        assertEquals(connections, handlers.size());
+        for (RecordingEcho handler : handlers) {
+            assertEquals(0, handler.overlaps.get(), "two upcalls of one channel at once");
+        }
+        assertTrue(engine.counters().get("loop.handovers") > 0, "no call ran on its loop: " + engine.counters());
+    }
+
+    @Test
+    void withTheHandoverOffEveryPoolUpcallRunsOnAWorker() throws Exception {
+        NioSelectorEngine engine = engine(false);
+        List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
+        SocketChannel client = rig.connect(server(rig.view(), handlers, new CountDownLatch(0)));
+        for (long i = 1; i <= 50; i++) {
+            assertEquals(i, Rig.call(client, i));
+        }
+        assertEquals(0L, engine.counters().get("loop.handovers"));
+        assertTrue(
+                handlers.get(0).threads.stream().allMatch(name -> name.startsWith("rouse-selector-worker-")),
+                "upcalls ran on " + handlers.get(0).threads);
+    }
+
+    @Test
+    void aShutdownEndsTheLoopWhileAHandlerStillBlocksOnItsOtherThread() throws Exception {
+        NioSelectorEngine engine = engine(true);
+        List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
+        CountDownLatch release = new CountDownLatch(1);
+        SocketChannel client = rig.connect(server(rig.view(), handlers, release));
+        ExecutorService caller = Executors.newSingleThreadExecutor();
+        try {
+            Future<Long> call = caller.submit(() -> Rig.call(client, RecordingEcho.BLOCK));
+            assertTrue(awaitBlocking(handlers));
+            assertTrue(
+                    handlers.get(0).threads.contains(LOOP_THREAD), "not run on the loop: " + handlers.get(0).threads);
+            rig.core.swapTo(null); // the front lets go of the engine; its channels stay open
+            long start = System.nanoTime();
+            engine.shutdown();
+            assertTrue(
+                    System.nanoTime() - start < TimeUnit.SECONDS.toNanos(20),
+                    "the shutdown waited for the blocked handler");
+            release.countDown();
+            call.get(30, TimeUnit.SECONDS); // the handler answers once released: nothing was lost
+        } finally {
+            release.countDown();
+            caller.shutdownNow();
+        }
+    }
+}
