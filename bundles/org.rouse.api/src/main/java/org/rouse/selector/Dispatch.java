@@ -9,6 +9,10 @@ public enum Dispatch {
      * channel.
      */
     POOL,
-    /** On the loop thread. For handlers that only copy bytes and never block; saves the hand-off to the pool. */
+    /**
+     * On the loop thread, i.e. the thread selecting at that moment (an engine may run one loop on two threads in
+     * turn, so a handler should not keep the {@link Thread} it ran on). For handlers that only copy bytes and never
+     * block; saves the hand-off to the pool.
+     */
     INLINE
 }

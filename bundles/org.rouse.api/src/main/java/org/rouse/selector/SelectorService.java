@@ -60,7 +60,7 @@ public interface SelectorService {
     void wakeup();
 
     /**
-     * Runs {@code task} on the loop thread, soon. The task must not block.
+     * Runs {@code task} on the loop thread (the one selecting at that moment), soon. The task must not block.
      *
      * @throws RejectedExecutionException if this view has been released
      */

@@ -95,19 +95,20 @@ final class ConnectionWatcher {
     }
 
     /**
-     * Starts a watch: from now on {@link #cutOneShort()} may cut it short, which makes the caller free for another
-     * upcall as soon as it returns. Follow with {@link #await} or {@link #abandon}.
+     * Starts a watch: from now on {@link #cutOneShort()} may cut it short if it is {@code cuttable}, which makes the
+     * caller free for another upcall as soon as it returns (a loop thread after a hand-over is not: it goes back to
+     * its loop, not to the pool). {@link #cutAll()} cuts every watch. Follow with {@link #await} or {@link #abandon}.
      *
      * @return the watch, or {@code null} if no selector could be opened (then do not watch)
      */
-    Watch begin(Session session) {
+    Watch begin(Session session, boolean cuttable) {
         if (session.selector == null) {
             session.selector = borrow();
             if (session.selector == null) {
                 return null;
             }
         }
-        Watch watch = new Watch(session.selector);
+        Watch watch = new Watch(session.selector, cuttable);
         active.add(watch);
         return watch;
     }
@@ -207,7 +208,7 @@ final class ConnectionWatcher {
      */
     boolean cutOneShort() {
         for (Watch watch : active) {
-            if (watch.cut.compareAndSet(false, true)) {
+            if (watch.cuttable && watch.cut.compareAndSet(false, true)) {
                 watch.selector.wakeup();
                 cutShort.incrementAndGet();
                 return true;
@@ -302,8 +303,12 @@ final class ConnectionWatcher {
          */
         final AtomicBoolean cut = new AtomicBoolean();
 
-        Watch(Selector selector) {
+        /** Whether {@link #cutOneShort()} may cut it (a worker's watch), or only {@link #cutAll()}. */
+        final boolean cuttable;
+
+        Watch(Selector selector, boolean cuttable) {
             this.selector = selector;
+            this.cuttable = cuttable;
         }
     }
 

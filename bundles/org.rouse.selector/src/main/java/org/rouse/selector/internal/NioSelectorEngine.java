@@ -505,6 +505,7 @@ public final class NioSelectorEngine implements SelectorEngine {
         }
         watcher.cutAll(); // a worker watching a channel would otherwise hold the shutdown for up to the period
         workers.shutdown();
+        long upcallsDeadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(SHUTDOWN_WAIT_SECONDS);
         try {
             if (!workers.awaitTermination(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS)) {
                 LOG.warn(
@@ -517,6 +518,16 @@ public final class NioSelectorEngine implements SelectorEngine {
             workers.shutdownNow();
             Thread.currentThread().interrupt();
         } finally {
+            for (SelectLoop loop : loops) { // an upcall a loop thread runs after a hand-over, treated as a worker's
+                if (!loop.awaitUpcall(upcallsDeadline)) {
+                    LOG.warn(
+                            "Selector engine {}: an upcall still running on a thread of loop {} after {} s;"
+                                    + " interrupting it",
+                            name,
+                            loop,
+                            SHUTDOWN_WAIT_SECONDS);
+                }
+            }
             watcher.close();
         }
         LOG.info("Selector engine {} stopped", name);
@@ -648,7 +659,9 @@ public final class NioSelectorEngine implements SelectorEngine {
             return false;
         }
         SelectorEntry entry = attachment.entry;
-        ConnectionWatcher.Watch watch = watcher.begin(upcall.session); // cuttable from here: counts as soft-idle
+        // a worker's watch is cuttable from here (it counts as soft-idle); a loop thread's is not: it goes back to
+        // standby, not to the pool's backlog, so it could not take the upcall a cut would queue for it
+        ConnectionWatcher.Watch watch = watcher.begin(upcall.session, !upcall.onLoopThread);
         if (watch == null) {
             return false;
         }
@@ -666,14 +679,14 @@ public final class NioSelectorEngine implements SelectorEngine {
     }
 
     /** Runs a pool upcall, and the upcalls the watch period finds ready after it, on the calling worker. */
-    private void runUpcalls(Attachment attachment, int readyOps) {
+    private void runUpcalls(Attachment attachment, int readyOps, boolean onLoopThread) {
         SelectorEntry entry = attachment.entry;
         if (!watcher.enabled()) {
             dispatchSafely(entry, readyOps);
             attachment.loop.afterUpcall();
             return;
         }
-        Upcall upcall = new Upcall(attachment);
+        Upcall upcall = new Upcall(attachment, onLoopThread);
         upcallOnThisThread.set(upcall);
         // before the front's dispatch reads the registration's state (see the notes); a second task of the same
         // entry (briefly possible during a swap) is not tracked and therefore never watches
@@ -717,6 +730,9 @@ public final class NioSelectorEngine implements SelectorEngine {
         final Attachment attachment;
         final SelectorEntry entry;
         final ConnectionWatcher.Session session = new ConnectionWatcher.Session();
+        /** Whether a loop thread runs it after a hand-over (its watch cannot be cut to serve another upcall). */
+        final boolean onLoopThread;
+
         int nextOps;
 
         /** Whether this task is the one in watchedUpcalls (only a tracked task watches); worker only. */
@@ -725,7 +741,8 @@ public final class NioSelectorEngine implements SelectorEngine {
         /** Null, a future a deregistering thread waits on, or ENDED once the task ended; by CAS. */
         private final AtomicReference<CompletableFuture<Void>> end = new AtomicReference<>();
 
-        Upcall(Attachment attachment) {
+        Upcall(Attachment attachment, boolean onLoopThread) {
+            this.onLoopThread = onLoopThread;
             this.attachment = attachment;
             this.entry = attachment.entry;
         }
@@ -761,7 +778,7 @@ public final class NioSelectorEngine implements SelectorEngine {
 
         @Override
         public void submit(Attachment attachment, int readyOps) {
-            Runnable upcall = () -> runUpcalls(attachment, readyOps);
+            Runnable upcall = () -> runUpcalls(attachment, readyOps, false);
             activity.mark(attachment);
             if (watcher.enabled()
                     && !workers.hasIdleWorker()
@@ -777,7 +794,7 @@ public final class NioSelectorEngine implements SelectorEngine {
         @Override
         public void runHere(Attachment attachment, int readyOps) {
             activity.mark(attachment);
-            runUpcalls(attachment, readyOps);
+            runUpcalls(attachment, readyOps, true);
         }
     }
 }

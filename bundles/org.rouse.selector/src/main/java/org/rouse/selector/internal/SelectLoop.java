@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -71,7 +72,15 @@ final class SelectLoop {
      * was found ready runs on the thread that found it, with warm caches and no wake-up on its path; the wake-up of the
      * standby happens beside it. A handler that blocks holds only its own thread: the other thread selects, and while
      * nobody is in `standby` every pool upcall goes to the pool, as with the hand-over off. From the upcall's thread
-     * onLoop() is false (it is not the holder), so its re-arm is queued and wakes the loop like a worker's.
+     * onLoop() is false (it is not the holder), so its re-arm is queued and wakes the loop like a worker's; it clears
+     * an interrupt the handler left before it parks, as a pool worker does (else every park and select after it would
+     * return at once). Its watch, if any, cannot be cut short for another channel's upcall (ConnectionWatcher): it
+     * goes back to `standby`, not to the pool's backlog. Stopping: stop() waits for `closed`, which the thread that
+     * holds the loop when it ends counts down after closing the selector; a standby whose CAS out of `standby` fails
+     * has been taken by a hand-over and spins until the holder's write that follows it, so a stop racing with a
+     * hand-over still leaves the loop to a live thread, which closes it. A handler still running on the other thread
+     * then ends by itself; the engine's shutdown waits for it as for its workers and interrupts it after that
+     * (awaitUpcall).
      *
      * Invariants.
      * 0. Exactly one thread holds the loop (`holder`) and only it touches the Selector's selection and this loop's
@@ -129,6 +138,9 @@ final class SelectLoop {
 
     /** The other thread while it is parked, ready to take the loop, else null; set by that thread, CAS by the holder. */
     private final AtomicReference<Thread> standby = new AtomicReference<>();
+
+    /** Counted down by the holder once it has closed the loop (closeLoop); stop() waits on it. */
+    private final CountDownLatch closed = new CountDownLatch(1);
 
     /** Hand-overs of the loop to its other thread; holder writes. */
     private final AtomicLong handovers = new AtomicLong();
@@ -309,23 +321,62 @@ final class SelectLoop {
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         boolean interrupted = false;
-        // the loop has ended once its holder has: a thread of a hand-over still in an upcall ends by itself later,
-        // like a worker
-        for (Thread thread = holder; thread.isAlive(); thread = holder) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                break;
+        // the loop has ended once its holder has closed it: the other thread, if it is still in an upcall, ends by
+        // itself later, like a worker (see awaitUpcall)
+        try {
+            while (true) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return closed.getCount() == 0;
+                }
+                try {
+                    return closed.await(left, TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
-            try {
-                TimeUnit.NANOSECONDS.timedJoin(thread, left);
-            } catch (InterruptedException e) {
-                interrupted = true;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
         }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+    }
+
+    /**
+     * After {@link #stop}: waits until {@code deadlineNanos} for the loop's other thread to finish the upcall it may be
+     * running (it ends then), and interrupts it if it has not, as a pool's shutdownNow interrupts its workers.
+     *
+     * @return whether no upcall was left running on a loop thread
+     */
+    boolean awaitUpcall(long deadlineNanos) {
+        if (second == null) {
+            return true;
         }
-        return !holder.isAlive();
+        boolean interrupted = false;
+        try {
+            for (Thread thread : new Thread[] {first, second}) {
+                long left;
+                while (thread.isAlive() && thread != holder && (left = deadlineNanos - System.nanoTime()) > 0) {
+                    try {
+                        TimeUnit.NANOSECONDS.timedJoin(thread, left);
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        boolean done = true;
+        for (Thread thread : new Thread[] {first, second}) {
+            if (thread.isAlive() && thread != holder) {
+                thread.interrupt();
+                done = false;
+            }
+        }
+        return done;
     }
 
     /** What the loop thread is doing now, for a warning when it does not answer: its innermost frames. */
@@ -408,11 +459,18 @@ final class SelectLoop {
 
     /** Parks {@code me}, not the holder, as the standby until the holder hands it the loop or the loop stops. */
     private void awaitLoop(Thread me) {
+        Thread.interrupted(); // an interrupt a handler left would make every park return at once
         standby.set(me);
         while (holder != me && !stopped) {
             LockSupport.park(this);
         }
-        standby.compareAndSet(me, null); // stopped while parked (a hand-over has taken it out already)
+        if (!standby.compareAndSet(me, null)) {
+            // A hand-over took this thread out of `standby` and writes `holder` next, with nothing in between that
+            // can block: wait for that write, or a stop racing with it would leave the loop to nobody.
+            while (holder != me) {
+                Thread.onSpinWait();
+            }
+        }
     }
 
     /** The holder's last act once stopped. */
@@ -430,6 +488,7 @@ final class SelectLoop {
         if (parked != null) {
             LockSupport.unpark(parked); // it may have parked after stop() unparked it
         }
+        closed.countDown();
     }
 
     private void select() throws IOException {
@@ -597,6 +656,7 @@ final class SelectLoop {
         holder = next; // publishes this loop's private state to it (see the notes)
         LockSupport.unpark(next);
         host.runHere(attachment, ops);
+        Thread.interrupted(); // as a pool worker does: an interrupt meant for the handler must not end later parks
     }
 
     private void handOff(Attachment attachment, int ops) {

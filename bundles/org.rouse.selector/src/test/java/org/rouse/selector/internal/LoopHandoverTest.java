@@ -59,6 +59,7 @@ class LoopHandoverTest {
     /** Echoes, and records the threads its upcalls ran on; a request of {@code BLOCK} blocks until released. */
     private static final class RecordingEcho extends Rig.Echo {
         static final long BLOCK = Long.MIN_VALUE;
+        static final long INTERRUPT = Long.MIN_VALUE + 1;
         final Set<String> threads = ConcurrentHashMap.newKeySet();
         final AtomicInteger inside = new AtomicInteger();
         final AtomicInteger overlaps = new AtomicInteger();
@@ -82,6 +83,9 @@ class LoopHandoverTest {
                 if (read < 0) {
                     registration.close();
                     return;
+                }
+                if (read == 8 && request.getLong(0) == INTERRUPT) {
+                    Thread.currentThread().interrupt(); // a handler that leaves its interrupt flag set
                 }
                 if (read == 8 && request.getLong(0) == BLOCK) {
                     blocking.countDown();
@@ -157,7 +161,9 @@ class LoopHandoverTest {
     }
 
     @Test
-    void manyConnectionsNeverHaveTwoUpcallsOfOneChannelAtOnce() throws Exception {
+    void manyConnectionsAreServedInOrderAcrossHandoversWithOneHandlerRunAtATime() throws Exception {
+        // every reply must be the request's own echo; the overlap count is what a handler sees (the front's per-channel
+        // flag would also turn away a second dispatch from the engine, so this is not the engine's own check)
         NioSelectorEngine engine = engine(true);
         List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
         ServerSocketChannel server = server(rig.view(), handlers, new CountDownLatch(0));
@@ -226,6 +232,44 @@ class LoopHandoverTest {
         } finally {
             release.countDown();
             caller.shutdownNow();
+        }
+    }
+
+    @Test
+    void anInterruptAHandlerLeavesOnALoopThreadDoesNotMakeItSpin() throws Exception {
+        NioSelectorEngine engine = engine(true);
+        List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
+        SocketChannel client = rig.connect(server(rig.view(), handlers, new CountDownLatch(0)));
+        assertEquals(RecordingEcho.INTERRUPT, Rig.call(client, RecordingEcho.INTERRUPT));
+        assertTrue(handlers.get(0).threads.contains(LOOP_THREAD), "not run on the loop: " + handlers.get(0).threads);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> engine.counters().get("loop.standby.parked") == 1L);
+        long cpuBefore = loopThreadsCpuNanos();
+        letTimePass(Duration.ofMillis(300)); // a check that nothing happens meanwhile, not a wait for a result
+        long spent = loopThreadsCpuNanos() - cpuBefore;
+        assertTrue(spent < TimeUnit.MILLISECONDS.toNanos(100), "idle loop threads used " + spent / 1_000_000 + " ms");
+        for (long i = 1; i <= 20; i++) {
+            assertEquals(i, Rig.call(client, i));
+        }
+        assertEquals(0L, engine.counters().get("rebuilds"), "no select returned at once because of the interrupt");
+    }
+
+    private static long loopThreadsCpuNanos() {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread.getName().equals(LOOP_THREAD)) {
+                total += Math.max(0, threads.getThreadCpuTime(thread.getId()));
+            }
+        }
+        return total;
+    }
+
+    private static void letTimePass(Duration duration) {
+        long until = System.nanoTime() + duration.toNanos();
+        for (long left = duration.toNanos(); left > 0; left = until - System.nanoTime()) {
+            java.util.concurrent.locks.LockSupport.parkNanos(left);
         }
     }
 }
