@@ -97,9 +97,12 @@ record ServerSetup(String name, String description, Factory factory) {
         return rouse(
                 "Rouse, pool, no wakeup after upcall (omniORB bug)",
                 "pool dispatch with wakeup.after.upcall=false and select.timeout.ms=" + BUGGY_SELECT_TIMEOUT_MS
-                        + ": the re-arm waits for the select timeout, as in omniORB's thread pool mode (72 ms"
+                        + " and loop.handover=false: the re-arm waits for the select timeout, as in omniORB's thread pool mode (72 ms"
                         + " per call historically); one connection only, so it does not dominate the run",
-                Tuning.DEFAULTS.withSelect(BUGGY_SELECT_TIMEOUT_MS, false).withWatchPeriodMicros(0));
+                Tuning.DEFAULTS
+                        .withSelect(BUGGY_SELECT_TIMEOUT_MS, false)
+                        .withWatchPeriodMicros(0)
+                        .withLoopHandover(false)); // omniORB's pool: every upcall on a worker
     }
 
     /**

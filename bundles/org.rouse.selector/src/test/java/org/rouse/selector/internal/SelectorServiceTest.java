@@ -94,8 +94,10 @@ class SelectorServiceTest {
     @Test
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void withoutWakeupAfterUpcallCallsWaitForTheSelectTimeout() throws Exception {
-        // The omniORB bug, reproduced on purpose: re-arms are queued without waking the loop.
-        NioSelectorEngine engine = rig.engine(Rig.settings(50, false));
+        // The omniORB bug, reproduced on purpose: re-arms are queued without waking the loop. Upcalls on workers only,
+        // as in omniORB's thread pool mode: after a loop hand-over the new loop thread often finds the re-arm queued
+        // before it selects, which would hide the missing wakeup by chance.
+        NioSelectorEngine engine = rig.engine(Rig.settings(50, false).withLoopHandover(false));
         rig.core.swapTo(engine);
         BundleSelectorView view = rig.view();
         ServerSocketChannel server = rig.server();
