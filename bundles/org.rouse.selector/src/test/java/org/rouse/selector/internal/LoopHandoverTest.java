@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
@@ -20,6 +22,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -127,7 +130,7 @@ class LoopHandoverTest {
         ExecutorService client = Executors.newSingleThreadExecutor();
         try {
             Future<Long> blockedCall = client.submit(() -> Rig.call(blocked, RecordingEcho.BLOCK));
-            assertTrue(awaitBlocking(handlers), "the blocking call never reached its handler: " + engine.counters());
+            awaitBlocking(handlers);
             for (long i = 1; i <= 200; i++) {
                 assertEquals(i, Rig.call(other, i), "another connection's call while a handler blocks");
             }
@@ -145,19 +148,11 @@ class LoopHandoverTest {
         assertTrue(engine.counters().get("loop.handovers") >= 1, "handovers: " + engine.counters());
     }
 
-    private static boolean awaitBlocking(List<RecordingEcho> handlers) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (System.nanoTime() < deadline) {
-            for (RecordingEcho handler : List.copyOf(handlers)) {
-                if (handler.blocking.await(10, TimeUnit.MILLISECONDS)) {
-                    return true;
-                }
-            }
-            if (handlers.isEmpty()) {
-                Thread.onSpinWait(); // the accept has not run yet
-            }
-        }
-        return false;
+    /** Waits up to 30 s until one of the handlers is blocked in its upcall (the accept may not have run yet). */
+    private static void awaitBlocking(List<RecordingEcho> handlers) {
+        Awaitility.await("the blocking call reaching its handler")
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> handlers.stream().anyMatch(handler -> handler.blocking.getCount() == 0));
     }
 
     @Test
@@ -218,7 +213,7 @@ class LoopHandoverTest {
         ExecutorService caller = Executors.newSingleThreadExecutor();
         try {
             Future<Long> call = caller.submit(() -> Rig.call(client, RecordingEcho.BLOCK));
-            assertTrue(awaitBlocking(handlers));
+            awaitBlocking(handlers);
             assertTrue(
                     handlers.get(0).threads.contains(LOOP_THREAD), "not run on the loop: " + handlers.get(0).threads);
             rig.core.swapTo(null); // the front lets go of the engine; its channels stay open
@@ -256,7 +251,7 @@ class LoopHandoverTest {
     }
 
     private static long loopThreadsCpuNanos() {
-        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         long total = 0;
         for (Thread thread : Thread.getAllStackTraces().keySet()) {
             if (thread.getName().equals(LOOP_THREAD)) {
@@ -269,7 +264,7 @@ class LoopHandoverTest {
     private static void letTimePass(Duration duration) {
         long until = System.nanoTime() + duration.toNanos();
         for (long left = duration.toNanos(); left > 0; left = until - System.nanoTime()) {
-            java.util.concurrent.locks.LockSupport.parkNanos(left);
+            LockSupport.parkNanos(left);
         }
     }
 }
