@@ -29,6 +29,7 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -39,6 +40,7 @@ import org.apache.curator.test.TestingServer;
 import org.apache.zookeeper.Watcher;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -90,19 +92,38 @@ class ClusterRuntimeIT {
                     b) {
                 // both joined: each has held the lock, and the job runs on one node (its placement bound on both)
                 await().atMost(Duration.ofSeconds(60)).until(() -> store.holds("A") >= 3 && store.holds("B") >= 3);
-                // rouse:jobs tells where the job runs: LEADER(here) on exactly one node, (elsewhere) on the other
-                await().atMost(Duration.ofSeconds(30)).until(() -> {
-                    String onA = a.shell("rouse:jobs");
-                    String onB = b.shell("rouse:jobs");
-                    return (onA.contains("runOn=LEADER(here)") && onB.contains("runOn=LEADER(elsewhere)"))
-                            || (onB.contains("runOn=LEADER(here)") && onA.contains("runOn=LEADER(elsewhere)"));
-                });
-                String leader = a.shell("rouse:jobs").contains("runOn=LEADER(here)") ? "A" : "B";
+                // rouse:jobs tells where the job runs: LEADER(here) on exactly one node, (elsewhere) on the other, and
+                // rouse:cluster on the other node agrees. Leadership may still move while the nodes settle, so the
+                // three readings are taken together and retried until they agree, not read one after the other.
+                AtomicReference<String> settledLeader = new AtomicReference<>();
+                AtomicReference<String> lastSeen = new AtomicReference<>("");
+                try {
+                    await().atMost(Duration.ofSeconds(30)).until(() -> {
+                        String onA = a.shell("rouse:jobs");
+                        String onB = b.shell("rouse:jobs");
+                        lastSeen.set("rouse:jobs on A:\n" + onA + "\nrouse:jobs on B:\n" + onB);
+                        String here;
+                        if (onA.contains("runOn=LEADER(here)") && onB.contains("runOn=LEADER(elsewhere)")) {
+                            here = "A";
+                        } else if (onB.contains("runOn=LEADER(here)") && onA.contains("runOn=LEADER(elsewhere)")) {
+                            here = "B";
+                        } else {
+                            return false;
+                        }
+                        String status = nodes.get(here.equals("A") ? "B" : "A").shell("rouse:cluster");
+                        lastSeen.set("rouse:cluster on the other node:\n" + status);
+                        if (!status.matches("(?s).*job  it-leader +LEADER leader here: no +leader \\S+\\R.*")) {
+                            return false;
+                        }
+                        settledLeader.set(here);
+                        return true;
+                    });
+                } catch (ConditionTimeoutException e) {
+                    throw new AssertionError("the nodes never agreed on one leader; last seen:\n" + lastSeen.get(), e);
+                }
+                assertNotNull(settledLeader.get(), lastSeen.get());
+                String leader = settledLeader.get();
                 String other = leader.equals("A") ? "B" : "A";
-                String otherStatus = nodes.get(other).shell("rouse:cluster");
-                assertTrue(
-                        otherStatus.matches("(?s).*job  it-leader +LEADER leader here: no +leader \\S+\\R.*"),
-                        otherStatus);
 
                 // steady state: six runs in a row on the leader, one per period
                 int from = store.runs().size();
