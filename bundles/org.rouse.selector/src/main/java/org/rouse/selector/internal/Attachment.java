@@ -36,6 +36,29 @@ final class Attachment {
      */
     long markedEpoch = Long.MIN_VALUE;
 
+    /** {@link #watchScore} of a new channel: one call that comes within the period away from being watched. */
+    static final int WATCH_SCORE_INITIAL = 1;
+
+    /** The lowest {@link #watchScore} at which the end of an upcall watches the channel. */
+    static final int WATCH_SCORE_WATCHED = 2;
+
+    static final int WATCH_SCORE_MAX = 3;
+
+    /**
+     * The adaptive watch's prediction for this channel (see NioSelectorEngine): a saturating counter, 0 to
+     * {@link #WATCH_SCORE_MAX}, as a branch predictor's, of whether its next call comes within the watch period of
+     * the end of an upcall: up one for each that did (a watch hit, or a call that reached the loop that soon after an
+     * unwatched end), down one for each that did not. Written and read like {@link #markedEpoch}; a race during a
+     * swap, when two tasks of one entry may briefly run, only costs or saves one watch.
+     */
+    int watchScore = WATCH_SCORE_INITIAL;
+
+    /** When its last upcall ended with no watch that told whether the next call came soon (System.nanoTime). */
+    long unwatchedEndNanos;
+
+    /** Whether {@link #unwatchedEndNanos} holds an end whose outcome the next call will tell; as watchScore. */
+    boolean endedUnwatched;
+
     Attachment(SelectorEntry entry, SelectLoop loop) {
         this.entry = entry;
         this.loop = loop;

@@ -89,6 +89,11 @@ final class ConnectionWatcher {
         this.periodNanos = TimeUnit.MICROSECONDS.toNanos(periodMicros);
     }
 
+    /** The watch period in nanoseconds (0 when watching is off). */
+    long periodNanos() {
+        return periodNanos;
+    }
+
     /** Whether watching is on at all. */
     boolean enabled() {
         return periodNanos > 0;
@@ -147,6 +152,7 @@ final class ConnectionWatcher {
             active.remove(watch);
         }
         if (!watch.cut.compareAndSet(false, true)) {
+            watch.cutShort = true;
             ready = 0; // cut short: this worker promised to take another upcall, so it hands its channel back
         }
         if (ready == 0) {
@@ -306,9 +312,17 @@ final class ConnectionWatcher {
         /** Whether {@link #cutOneShort()} may cut it (a worker's watch), or only {@link #cutAll()}. */
         final boolean cuttable;
 
+        /** Whether await found it cut short; written and read by the watching worker only. */
+        boolean cutShort;
+
         Watch(Selector selector, boolean cuttable) {
             this.selector = selector;
             this.cuttable = cuttable;
+        }
+
+        /** After {@link #await}: whether the watch ended because it was cut short (not by a hit or the period). */
+        boolean wasCutShort() {
+            return cutShort;
         }
     }
 

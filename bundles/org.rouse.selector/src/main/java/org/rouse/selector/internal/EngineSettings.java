@@ -33,6 +33,8 @@ import org.slf4j.LoggerFactory;
  * @param loopHandover whether each loop has a second thread: the loop thread that finds a pool upcall ready hands the
  *     selecting to it, if it is free, and runs that upcall itself (execute-produce-consume); false = every pool upcall
  *     goes to a worker
+ * @param watchAdaptive whether a channel is watched only while its calls have been coming within the watch period (a
+ *     per-channel saturating counter); false = after every upcall
  */
 public record EngineSettings(
         int coreThreads,
@@ -46,7 +48,8 @@ public record EngineSettings(
         boolean wakeupAfterUpcall,
         long loopWaitTimeoutMs,
         long growAfterMicros,
-        boolean loopHandover) {
+        boolean loopHandover,
+        boolean watchAdaptive) {
 
     static final int DEFAULT_CORE_THREADS = 2;
     static final int DEFAULT_MAX_THREADS = 64;
@@ -63,6 +66,7 @@ public record EngineSettings(
     static final long DEFAULT_GROW_AFTER_MICROS = 2_000;
     static final long MAX_GROW_AFTER_MICROS = 1_000_000;
     static final boolean DEFAULT_LOOP_HANDOVER = true;
+    static final boolean DEFAULT_WATCH_ADAPTIVE = true;
 
     /** The defaults of {@link SelectorEngineConfig}. */
     public static final EngineSettings DEFAULTS = new EngineSettings(
@@ -77,7 +81,8 @@ public record EngineSettings(
             true,
             DEFAULT_LOOP_WAIT_TIMEOUT_MS,
             DEFAULT_GROW_AFTER_MICROS,
-            DEFAULT_LOOP_HANDOVER);
+            DEFAULT_LOOP_HANDOVER,
+            DEFAULT_WATCH_ADAPTIVE);
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineSettings.class);
 
@@ -99,7 +104,8 @@ public record EngineSettings(
                 config.wakeup_after_upcall(),
                 check.inRange("loop.wait.timeout.ms", config.loop_wait_timeout_ms(), 1, MAX_LOOP_WAIT_TIMEOUT_MS),
                 check.inRange("pool.grow.after.micros", config.pool_grow_after_micros(), 0, MAX_GROW_AFTER_MICROS),
-                config.loop_handover());
+                config.loop_handover(),
+                config.watch_adaptive());
         if (settings.maxThreads < settings.coreThreads) {
             check.problem(
                     "pool.max.threads", settings.maxThreads, "at least pool.core.threads = " + settings.coreThreads);
@@ -177,6 +183,13 @@ public record EngineSettings(
         return copy.settings();
     }
 
+    /** These settings with the watch after every upcall (false) or only for channels called again soon (true). */
+    public EngineSettings withWatchAdaptive(boolean adaptive) {
+        Copy copy = new Copy(this);
+        copy.watchAdaptive = adaptive;
+        return copy.settings();
+    }
+
     /** A mutable copy, so each {@code with...} method names only what it changes. */
     private static final class Copy {
         int coreThreads;
@@ -191,6 +204,7 @@ public record EngineSettings(
         long loopWaitTimeoutMs;
         long growAfterMicros;
         boolean loopHandover;
+        boolean watchAdaptive;
 
         Copy(EngineSettings from) {
             coreThreads = from.coreThreads;
@@ -205,6 +219,7 @@ public record EngineSettings(
             loopWaitTimeoutMs = from.loopWaitTimeoutMs;
             growAfterMicros = from.growAfterMicros;
             loopHandover = from.loopHandover;
+            watchAdaptive = from.watchAdaptive;
         }
 
         EngineSettings settings() {
@@ -220,7 +235,8 @@ public record EngineSettings(
                     wakeupAfterUpcall,
                     loopWaitTimeoutMs,
                     growAfterMicros,
-                    loopHandover);
+                    loopHandover,
+                    watchAdaptive);
         }
     }
 }

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.ToLongFunction;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
@@ -63,7 +64,15 @@ public final class NioSelectorEngine implements SelectorEngine {
      * `upcallOnThisThread` names the entry), and, only while the pool has capacity to spare (no upcall waits, and a
      * worker is idle or may be started), first watches the channel (ConnectionWatcher). If it becomes ready, update()
      * leaves the loop's key at interest 0 and records the ready ops in the Upcall; the worker then runs the next
-     * upcall itself and the loop never hears of it. Otherwise the re-arm goes to the loop as usual.
+     * upcall itself and the loop never hears of it. Otherwise the re-arm goes to the loop as usual. The adaptive
+     * watch (watch.adaptive) decides which upcall ends watch at all: a miss holds a thread for the whole period, so
+     * a channel is watched only while its calls have been coming within the period. Each Attachment keeps a 2-bit
+     * saturating counter (Attachment.watchScore, as a branch predictor's): a watch hit counts up, a miss down; after
+     * an unwatched end (skipped, cut short, no spare worker) the next call that reaches runUpcalls from the loop
+     * counts up if it came within the period of that end (a watch would have found it), else down. An upcall end
+     * watches while the counter is at least 2. A new channel starts at 1: a one-call connection never watches, a
+     * sequence of calls watches from its second call on, and the one miss at the end of each chain of calls does not
+     * stop the watching of the next chain.
      * Drain: queued on every loop (and waited for): cancel every key and flush the cancellations with selectNow(),
      * so every channel is deregistered but stays open. Upcalls in flight finish on this pool and re-arm through the
      * front into the next engine; a watch in flight finds its entry no longer attached and hands it back. The wait
@@ -144,6 +153,9 @@ public final class NioSelectorEngine implements SelectorEngine {
     private final ThreadLocal<Upcall> upcallOnThisThread = new ThreadLocal<>();
 
     private final AtomicLong wakeupsRequested = new AtomicLong();
+
+    /** Upcalls after which the adaptive watch did not watch (the channel had not shown it is called again soon). */
+    private final LongAdder watchesSkipped = new LongAdder();
 
     /**
      * From a re-arm requested on another thread (an upcall ending) to the loop applying it, just before its next
@@ -413,6 +425,7 @@ public final class NioSelectorEngine implements SelectorEngine {
         counters.put("watch.hits", watcher.hits());
         counters.put("watch.misses", watcher.misses());
         counters.put("watch.cut.short", watcher.cutShort());
+        counters.put("watch.skipped", watchesSkipped.sum());
         counters.put("watch.active", (long) watcher.watching());
         synchronized (rearmTotal) {
             rearmTotal.add(rearmLatency.getIntervalHistogram());
@@ -658,24 +671,65 @@ public final class NioSelectorEngine implements SelectorEngine {
         if (upcall == null || upcall.attachment != attachment || upcall.nextOps != 0 || !upcall.tracked) {
             return false;
         }
+        boolean adaptive = settings.watchAdaptive();
+        if (adaptive && attachment.watchScore < Attachment.WATCH_SCORE_WATCHED) {
+            watchesSkipped.increment();
+            endedUnwatched(attachment, System.nanoTime());
+            return false;
+        }
+        long upcallEnd = adaptive ? System.nanoTime() : 0;
         SelectorEntry entry = attachment.entry;
         // a worker's watch is cuttable from here (it counts as soft-idle); a loop thread's is not: it goes back to
         // standby, not to the pool's backlog, so it could not take the upcall a cut would queue for it
         ConnectionWatcher.Watch watch = watcher.begin(upcall.session, !upcall.onLoopThread);
         if (watch == null) {
+            endedUnwatched(attachment, upcallEnd);
             return false;
         }
         int interest = entry.interestOps();
         if (interest == 0 || !workers.hasSpareWorker()) {
             watcher.abandon(watch);
+            endedUnwatched(attachment, upcallEnd);
             return false;
         }
         int ready = watcher.await(watch, upcall.session, entry.channel(), interest) & entry.interestOps();
         if (ready == 0 || !attachment.attached) {
+            if (watch.wasCutShort()) {
+                endedUnwatched(attachment, upcallEnd); // not the channel's doing: its next call tells
+            } else if (attachment.watchScore > 0) {
+                attachment.watchScore--; // a miss: the next call did not come within the period
+            }
             return false;
+        }
+        if (attachment.watchScore < Attachment.WATCH_SCORE_MAX) {
+            attachment.watchScore++;
         }
         upcall.nextOps = ready;
         return true;
+    }
+
+    /** Notes an upcall end whose re-arm went to the loop with no watch to tell when the next call came. */
+    private static void endedUnwatched(Attachment attachment, long upcallEndNanos) {
+        attachment.unwatchedEndNanos = upcallEndNanos;
+        attachment.endedUnwatched = true;
+    }
+
+    /**
+     * The adaptive watch, when a call reaches a thread from the loop after an unwatched end: whether a watch would
+     * have found it (it came within the period of that end) scores like a watch's hit or miss.
+     */
+    private void callArrived(Attachment attachment) {
+        if (!attachment.endedUnwatched) {
+            return;
+        }
+        attachment.endedUnwatched = false;
+        if (System.nanoTime() - attachment.unwatchedEndNanos <= watcher.periodNanos()) {
+            if (attachment.watchScore < Attachment.WATCH_SCORE_MAX) {
+                attachment.watchScore++;
+            }
+        } else if (attachment.watchScore > 0) {
+            attachment.watchScore--;
+        }
     }
 
     /** Runs a pool upcall, and the upcalls the watch period finds ready after it, on the calling worker. */
@@ -685,6 +739,9 @@ public final class NioSelectorEngine implements SelectorEngine {
             dispatchSafely(entry, readyOps);
             attachment.loop.afterUpcall();
             return;
+        }
+        if (settings.watchAdaptive()) {
+            callArrived(attachment);
         }
         Upcall upcall = new Upcall(attachment, onLoopThread);
         upcallOnThisThread.set(upcall);

@@ -90,6 +90,16 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
     long watch_period_us() default EngineSettings.DEFAULT_WATCH_PERIOD_MICROS;
 
     @AttributeDefinition(
+            name = "Watch only channels called again soon",
+            description = "Watch a channel after an upcall only while its calls have been coming within the watch"
+                    + " period: a per-channel saturating counter counts up when the next call came that soon (a watch"
+                    + " hit, or a call soon after an unwatched upcall) and down when it did not, and the channel is"
+                    + " watched at 2 or 3 of 3. A new connection starts at 1, so its first upcall is not watched: a"
+                    + " storm of one-call connections, or calls further apart than the period, hold no thread"
+                    + " watching. Off: watch after every upcall, as omniORB does.")
+    boolean watch_adaptive() default EngineSettings.DEFAULT_WATCH_ADAPTIVE;
+
+    @AttributeDefinition(
             name = "Wake after upcall",
             description = "Wake the loop when an update (such as the re-arm after an upcall) comes from another"
                     + " thread. Turn off only to reproduce the omniORB bug in benchmarks: a re-armed channel then"

@@ -20,11 +20,12 @@ class EngineSettingsTest {
             boolean wakeup_after_upcall,
             long loop_wait_timeout_ms,
             long pool_grow_after_micros,
-            boolean loop_handover)
+            boolean loop_handover,
+            boolean watch_adaptive)
             implements SelectorEngineConfig {
 
         static Config valid() {
-            return new Config(0, 8, 5, 100, false, 3, 250, 200, false, 750, 300, false);
+            return new Config(0, 8, 5, 100, false, 3, 250, 200, false, 750, 300, false, false);
         }
 
         Config withLoops(int value) {
@@ -40,7 +41,8 @@ class EngineSettingsTest {
                     wakeup_after_upcall,
                     loop_wait_timeout_ms,
                     pool_grow_after_micros,
-                    loop_handover);
+                    loop_handover,
+                    watch_adaptive);
         }
 
         Config withWatch(long value) {
@@ -56,7 +58,8 @@ class EngineSettingsTest {
                     wakeup_after_upcall,
                     loop_wait_timeout_ms,
                     pool_grow_after_micros,
-                    loop_handover);
+                    loop_handover,
+                    watch_adaptive);
         }
 
         Config withLoopWait(long value) {
@@ -72,7 +75,8 @@ class EngineSettingsTest {
                     wakeup_after_upcall,
                     value,
                     pool_grow_after_micros,
-                    loop_handover);
+                    loop_handover,
+                    watch_adaptive);
         }
 
         Config withGrowAfter(long value) {
@@ -88,7 +92,8 @@ class EngineSettingsTest {
                     wakeup_after_upcall,
                     loop_wait_timeout_ms,
                     value,
-                    loop_handover);
+                    loop_handover,
+                    watch_adaptive);
         }
 
         Config withPool(int core, int max, long idle) {
@@ -104,7 +109,8 @@ class EngineSettingsTest {
                     wakeup_after_upcall,
                     loop_wait_timeout_ms,
                     pool_grow_after_micros,
-                    loop_handover);
+                    loop_handover,
+                    watch_adaptive);
         }
 
         @Override
@@ -117,7 +123,7 @@ class EngineSettingsTest {
     void aValidConfigurationIsTakenAsIs() {
         EngineSettings settings = EngineSettings.from(Config.valid());
 
-        assertEquals(new EngineSettings(0, 8, 5, 100, false, 3, 250, 200, false, 750, 300, false), settings);
+        assertEquals(new EngineSettings(0, 8, 5, 100, false, 3, 250, 200, false, 750, 300, false, false), settings);
     }
 
     @Test

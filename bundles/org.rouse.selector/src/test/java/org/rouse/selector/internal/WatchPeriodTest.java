@@ -40,7 +40,9 @@ class WatchPeriodTest {
     }
 
     private NioSelectorEngine engineWatching(long micros) {
-        NioSelectorEngine engine = rig.engine(Rig.settings(600_000, true).withWatchPeriodMicros(micros));
+        // the watch's mechanics after every upcall; AdaptiveWatchTest covers which upcalls the default watches after
+        NioSelectorEngine engine = rig.engine(
+                Rig.settings(600_000, true).withWatchPeriodMicros(micros).withWatchAdaptive(false));
         rig.core.swapTo(engine);
         return engine;
     }
@@ -82,6 +84,7 @@ class WatchPeriodTest {
                 rig.engine(Rig.settings(600_000, true) // the pool's rule: no loop hand-over, every upcall on it
                         .withPool(1, 1, 60)
                         .withWatchPeriodMicros(500_000)
+                        .withWatchAdaptive(false)
                         .withLoopHandover(false));
         rig.core.swapTo(engine);
         BundleSelectorView view = rig.view();
@@ -104,6 +107,7 @@ class WatchPeriodTest {
                 .withPool(1, 3, 60)
                 .withWatchPeriodMicros(20_000_000)
                 .withGrowAfterMicros(20_000_000)
+                .withWatchAdaptive(false)
                 .withLoopHandover(false)); // the pool's rule: every upcall on it
         rig.core.swapTo(engine);
         BundleSelectorView view = rig.view();

@@ -1,0 +1,162 @@
+package org.rouse.selector.internal;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.rouse.api.internal.selector.BundleSelectorView;
+
+/**
+ * The adaptive watch (watch.adaptive, on by default): a channel is watched after an upcall only while its calls have
+ * been coming within the watch period of the upcall before them (a saturating counter per channel). So a connection
+ * that makes one call, or calls less often than the period, never holds a thread watching it, a sequence of calls is
+ * watched from its second call on, and chains of calls with pauses between them stay watched. Every engine has a 10-minute select timeout, so a re-arm that
+ * failed to wake the loop would hang the test.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class AdaptiveWatchTest {
+
+    private static final long PERIOD_MICROS = 1_000;
+
+    private final Rig rig = new Rig();
+
+    @AfterEach
+    void tearDown() throws Exception {
+        rig.close();
+    }
+
+    private NioSelectorEngine engine(boolean adaptive, long periodMicros) {
+        NioSelectorEngine engine = rig.engine(
+                Rig.settings(600_000, true).withWatchPeriodMicros(periodMicros).withWatchAdaptive(adaptive));
+        rig.core.swapTo(engine);
+        return engine;
+    }
+
+    private ServerSocketChannel echoServer() throws IOException {
+        BundleSelectorView view = rig.view();
+        ServerSocketChannel server = rig.server();
+        view.accept(server, SelectionKey.OP_READ, connection -> new Rig.Echo());
+        return server;
+    }
+
+    private static long counter(NioSelectorEngine engine, String name) {
+        return engine.counters().get(name);
+    }
+
+    /** The upcalls that have ended, watched or not (a hit ends in the next upcall). */
+    private static long ended(NioSelectorEngine engine) {
+        return counter(engine, "watch.skipped") + counter(engine, "watch.misses") + counter(engine, "watch.hits");
+    }
+
+    /** Returns once {@code nanos} nanoseconds have passed: the idle time between two calls of a slow peer. */
+    private static void idleFor(long nanos) {
+        long until = System.nanoTime() + nanos;
+        for (long left; (left = until - System.nanoTime()) > 0; ) {
+            LockSupport.parkNanos(left);
+        }
+    }
+
+    @Test
+    void connectionsThatMakeOneCallEachAreNeverWatched() throws Exception {
+        NioSelectorEngine engine = engine(true, 100_000); // a 100 ms watch after each would show in the misses
+        ServerSocketChannel server = echoServer();
+
+        for (long i = 0; i < 50; i++) { // a reconnect storm: connect, one call, next connection
+            assertEquals(i, Rig.call(rig.connect(server), i));
+        }
+
+        await().until(() -> counter(engine, "watch.skipped") == 50);
+        assertEquals(0L, counter(engine, "watch.misses"), "no thread held watching a connection: " + engine.counters());
+        assertEquals(0L, counter(engine, "watch.hits"));
+    }
+
+    @Test
+    void aSequenceOfCallsIsWatchedFromItsSecondCallOn() throws Exception {
+        NioSelectorEngine engine = engine(true, 100_000);
+        SocketChannel client = rig.connect(echoServer());
+
+        for (long i = 0; i < 50; i++) { // each call sent as soon as the last reply came: well within 100 ms
+            assertEquals(i, Rig.call(client, i));
+        }
+
+        assertEquals(1L, counter(engine, "watch.skipped"), "only the first upcall's end was not watched");
+        assertTrue(
+                counter(engine, "watch.hits") >= 48,
+                "from the third call on the watching thread serves each: " + engine.counters());
+    }
+
+    @Test
+    void callsFurtherApartThanThePeriodAreNotWatchedAndACloserSequenceEarnsTheWatchBack() throws Exception {
+        NioSelectorEngine engine = engine(true, PERIOD_MICROS);
+        SocketChannel client = rig.connect(echoServer());
+        long gap = TimeUnit.MICROSECONDS.toNanos(PERIOD_MICROS) * 5;
+
+        for (long i = 0; i < 10; i++) {
+            assertEquals(i, Rig.call(client, i));
+            long upcalls = i + 1;
+            await().until(() -> ended(engine) == upcalls); // this upcall has ended: the gap starts after it
+            idleFor(gap);
+        }
+
+        assertEquals(10L, counter(engine, "watch.skipped"), "no call came within the period: " + engine.counters());
+        assertEquals(0L, counter(engine, "watch.misses"));
+
+        for (long i = 0; i < 30; i++) { // back to back again
+            assertEquals(i, Rig.call(client, i));
+        }
+
+        // the first of them came late (no change), the next two within the period: watched from the third on
+        assertTrue(
+                counter(engine, "watch.hits") >= 25,
+                "calls within the period earned the watch back: " + engine.counters());
+    }
+
+    @Test
+    void chainsOfCallsWithPausesLongerThanThePeriodStayWatched() throws Exception {
+        NioSelectorEngine engine = engine(true, PERIOD_MICROS);
+        SocketChannel client = rig.connect(echoServer());
+        long pause = TimeUnit.MICROSECONDS.toNanos(PERIOD_MICROS) * 5;
+        int chains = 10;
+        int chain = 5;
+
+        for (int c = 0; c < chains; c++) {
+            for (long i = 0; i < chain; i++) { // back to back, then the peer thinks for longer than the period
+                assertEquals(i, Rig.call(client, i));
+            }
+            long upcalls = (long) (c + 1) * chain;
+            await().until(() -> ended(engine) == upcalls); // the chain's last watch has missed
+            idleFor(pause);
+        }
+
+        assertEquals(1L, counter(engine, "watch.skipped"), "only the very first upcall: " + engine.counters());
+        assertEquals(chains, counter(engine, "watch.misses"), "one miss per chain, at its end");
+        assertEquals((long) chains * chain - 1 - chains, counter(engine, "watch.hits"));
+    }
+
+    @Test
+    void withTheAdaptiveWatchOffEveryUpcallEndsInAWatch() throws Exception {
+        NioSelectorEngine engine = engine(false, PERIOD_MICROS);
+        SocketChannel client = rig.connect(echoServer());
+        long gap = TimeUnit.MICROSECONDS.toNanos(PERIOD_MICROS) * 5;
+
+        for (long i = 0; i < 10; i++) {
+            assertEquals(i, Rig.call(client, i));
+            long upcalls = i + 1;
+            await().until(() -> ended(engine) == upcalls);
+            idleFor(gap);
+        }
+
+        assertEquals(0L, counter(engine, "watch.skipped"));
+        assertEquals(
+                10L, counter(engine, "watch.misses"), "each watch waited the period in vain: " + engine.counters());
+    }
+}
