@@ -86,6 +86,11 @@ public final class BenchmarkEngines {
             return new Tuning(settings.withLoopHandover(handover));
         }
 
+        /** The watch after every upcall (false) or, as by default, only for channels called again soon (true). */
+        public Tuning withWatchAdaptive(boolean adaptive) {
+            return new Tuning(settings.withWatchAdaptive(adaptive));
+        }
+
         /** With a post-upcall watch period ({@code 0} = none). */
         public Tuning withWatchPeriodMicros(long micros) {
             return new Tuning(settings.withWatchPeriodMicros(micros));

@@ -10,6 +10,7 @@ import java.net.Socket;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The p99 baseline: a blocking server with one thread per connection ({@code rouse-bench-blocking-N}, started by
@@ -24,6 +25,9 @@ final class BlockingEchoServer implements EchoServer {
     private final List<Socket> connections = new ArrayList<>();
 
     private final List<Thread> threads = new ArrayList<>();
+
+    /** Connections whose thread still serves them; the acceptor increments, each thread decrements as it ends. */
+    private final AtomicInteger connectionsOpen = new AtomicInteger();
 
     BlockingEchoServer() throws IOException {
         server = new ServerSocket();
@@ -49,6 +53,7 @@ final class BlockingEchoServer implements EchoServer {
                     connections.add(connection);
                     threads.add(thread);
                 }
+                connectionsOpen.incrementAndGet();
                 thread.start();
             }
         } catch (IOException e) {
@@ -56,7 +61,7 @@ final class BlockingEchoServer implements EchoServer {
         }
     }
 
-    private static void serve(Socket connection) {
+    private void serve(Socket connection) {
         byte[] message = new byte[MESSAGE_BYTES];
         try (connection) {
             DataInputStream in = new DataInputStream(connection.getInputStream());
@@ -69,7 +74,14 @@ final class BlockingEchoServer implements EchoServer {
             // the client hung up
         } catch (IOException e) {
             // closed by close() or reset by the client
+        } finally {
+            connectionsOpen.decrementAndGet();
         }
+    }
+
+    @Override
+    public int openConnections() {
+        return connectionsOpen.get();
     }
 
     @Override

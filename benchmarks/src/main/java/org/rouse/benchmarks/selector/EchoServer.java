@@ -28,6 +28,14 @@ interface EchoServer extends AutoCloseable {
         return Map.of();
     }
 
+    /**
+     * Client connections the server still holds open (accepted and not yet closed on its side), or -1 where it does
+     * not count them. After clients hang up, this reaching 0 says the server has finished closing them.
+     */
+    default int openConnections() {
+        return -1;
+    }
+
     @Override
     void close() throws Exception;
 

@@ -114,6 +114,11 @@ final class NettyEchoServer implements EchoServer {
     }
 
     @Override
+    public int openConnections() {
+        return accepted.get() - removed.availablePermits();
+    }
+
+    @Override
     public void close() throws InterruptedException {
         server.close().sync();
         connections.close().sync();

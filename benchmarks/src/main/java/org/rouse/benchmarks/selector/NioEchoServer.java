@@ -11,6 +11,7 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.Iterator;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The p50 baseline: a plain single-thread NIO server ({@code rouse-bench-nio-loop}) that accepts and echoes inline
@@ -21,6 +22,8 @@ final class NioEchoServer implements EchoServer {
     private final Selector selector;
     private final ServerSocketChannel server;
     private final Thread loop;
+    /** Accepted connections not yet closed; the loop writes, openConnections() reads. */
+    private final AtomicInteger connectionsOpen = new AtomicInteger();
     /** Set by close(), read by the loop after each select. */
     private volatile boolean closed;
 
@@ -74,6 +77,7 @@ final class NioEchoServer implements EchoServer {
                 connection.configureBlocking(false);
                 connection.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 connection.register(selector, SelectionKey.OP_READ, new MessageEcho());
+                connectionsOpen.incrementAndGet();
             }
             return;
         }
@@ -87,6 +91,7 @@ final class NioEchoServer implements EchoServer {
         if (!open) {
             key.cancel();
             connection.close();
+            connectionsOpen.decrementAndGet();
         }
     }
 
@@ -96,6 +101,11 @@ final class NioEchoServer implements EchoServer {
         } catch (Exception e) {
             // closing on the way out: nothing useful to do
         }
+    }
+
+    @Override
+    public int openConnections() {
+        return connectionsOpen.get();
     }
 
     @Override

@@ -75,6 +75,11 @@ final class RouseEchoServer implements EchoServer {
     }
 
     @Override
+    public int openConnections() {
+        return (int) view.statistics().registrations() - 1; // all but the listening socket
+    }
+
+    @Override
     public Map<String, Long> engineCounters() {
         return engine.counters();
     }

@@ -59,6 +59,7 @@ public final class SelectorSequential implements Scenario {
         List<ServerSetup> setups = new ArrayList<>();
         setups.add(ServerSetup.rousePool());
         setups.add(ServerSetup.rouseNoHandover());
+        setups.add(ServerSetup.rouseWatchEveryUpcall());
         setups.add(ServerSetup.rouseInline());
         if (connections == 1) {
             setups.add(ServerSetup.omniOrbBug()); // one connection only, so it does not dominate the run

@@ -48,7 +48,10 @@ public final class SelectorStorm implements Scenario {
                 + " those of the sequential connects. Ratios: against Netty offloaded. With --quick: "
                 + QUICK_CONCURRENT
                 + " concurrent connects. The concurrent clients run in a child JVM, so the heap and RSS figures are"
-                + " the server process's own (with the blocking server's thread stacks in RSS, not in the heap).";
+                + " the server process's own (with the blocking server's thread stacks in RSS, not in the heap)."
+                + " After each phase's reset the round waits until the server has closed every connection, so no"
+                + " phase, of this variant or the next, is measured while a server still works through earlier"
+                + " hang-ups.";
     }
 
     @Override
@@ -57,6 +60,7 @@ public final class SelectorStorm implements Scenario {
         return List.of(
                         ServerSetup.rousePool(),
                         ServerSetup.rouseNoHandover(),
+                        ServerSetup.rouseWatchEveryUpcall(),
                         ServerSetup.blocking(),
                         ServerSetup.nioInline(),
                         ServerSetup.nettyOffloaded())

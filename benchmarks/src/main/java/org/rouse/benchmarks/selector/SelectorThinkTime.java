@@ -69,6 +69,7 @@ public final class SelectorThinkTime implements Scenario {
                 List.of(
                         ServerSetup.rousePool(),
                         ServerSetup.rouseNoHandover(),
+                        ServerSetup.rouseWatchEveryUpcall(),
                         ServerSetup.rouseInline(),
                         ServerSetup.rouseNoWatch(),
                         ServerSetup.rouseGrowAtOnce(),

@@ -53,8 +53,9 @@ record ServerSetup(String name, String description, Factory factory) {
                         + " ready hands the selecting to the loop's second thread, if it is free, and runs the handler"
                         + " itself (loop.handover=true), else the handler runs on the worker pool; when it returns the"
                         + " thread watches the channel for up to 1 ms (watch.period.us=1000, while the pool has workers"
-                        + " to spare) and serves the next request itself, else the channel is re-armed and the loop"
-                        + " woken",
+                        + " to spare, and once the channel's previous request came within 1 ms of the reply before it:"
+                        + " watch.adaptive=true) and serves the next request itself, else the channel is re-armed and"
+                        + " the loop woken",
                 Tuning.DEFAULTS);
     }
 
@@ -64,6 +65,15 @@ record ServerSetup(String name, String description, Factory factory) {
                 "Rouse, pool, no loop hand-over",
                 "pool dispatch with loop.handover=false: the loop hands every request to a worker of the pool",
                 Tuning.DEFAULTS.withLoopHandover(false));
+    }
+
+    /** Rouse's pool dispatch watching every channel after every upcall (the default before the adaptive watch). */
+    static ServerSetup rouseWatchEveryUpcall() {
+        return rouse(
+                "Rouse, pool, watch after every upcall",
+                "pool dispatch with watch.adaptive=false: every upcall's thread watches its channel for up to 1 ms,"
+                        + " also a new connection's and after a watch that missed",
+                Tuning.DEFAULTS.withWatchAdaptive(false));
     }
 
     /** Rouse's pool dispatch, the pool growing at once when no worker is idle (no grace before growing). */

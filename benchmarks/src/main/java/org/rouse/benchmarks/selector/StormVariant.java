@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.rouse.benchmarks.measure.LatencyHistogram;
 import org.rouse.benchmarks.scenario.Measurement;
 import org.rouse.benchmarks.scenario.Metric;
@@ -46,6 +47,9 @@ final class StormVariant implements Variant {
     private static final long SLOW_NANOS = 1_000_000_000L;
 
     private final ServerSetup setup;
+    /** The longest a server may take to close the connections of one storm after its clients reset them. */
+    private static final long CLOSE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(60);
+
     private final int sequential;
     private final int concurrent;
     private EchoServer server;
@@ -100,6 +104,9 @@ final class StormVariant implements Variant {
         } finally {
             reset(clients);
         }
+        // the server's side of 2,000 resets would otherwise run during the concurrent storm (and the last round's
+        // 10,000 during the next variant's round, which shares these two cores)
+        awaitAllClosed();
 
         long heapBefore = usedHeapAfterGc();
         long rssBefore = rssBytes();
@@ -138,6 +145,7 @@ final class StormVariant implements Variant {
                 child.destroyForcibly();
             }
         }
+        awaitAllClosed();
         return m.put(Metrics.OPS, sequential + concurrent)
                 .put(Metrics.P50_US, connects.percentileMicros(50))
                 .put(Metrics.P99_US, connects.percentileMicros(99))
@@ -182,6 +190,22 @@ final class StormVariant implements Variant {
             if (client.read(in) < 0) {
                 throw new IOException("server closed " + client);
             }
+        }
+    }
+
+    /**
+     * Waits until the server has closed every connection its clients reset, so that no round (of this variant or
+     * the next) is measured while a server still works through an earlier storm's hang-ups.
+     */
+    private void awaitAllClosed() throws IOException {
+        long deadline = System.nanoTime() + CLOSE_TIMEOUT_NANOS;
+        int open;
+        while ((open = server.openConnections()) > 0) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new IOException(setup.name() + " still holds " + open + " connections "
+                        + TimeUnit.NANOSECONDS.toSeconds(CLOSE_TIMEOUT_NANOS) + " s after its clients reset them");
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
         }
     }
 

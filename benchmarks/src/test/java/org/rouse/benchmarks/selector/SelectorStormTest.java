@@ -16,7 +16,11 @@ class SelectorStormTest {
     void quickRunServesEveryConnectionOfBothStormsOnEveryServer(@TempDir Path dir) throws Exception {
         QuickRun run = QuickRun.of(new SelectorStorm(), dir);
 
-        assertEquals(5, run.variants.size(), "Rouse with and without the loop hand-over, blocking, inline NIO, Netty");
+        assertEquals(
+                6,
+                run.variants.size(),
+                "Rouse by default, without the loop hand-over and watching after every upcall, blocking, inline NIO,"
+                        + " Netty");
         for (Variant variant : run.variants) {
             // a storm that lost a connection throws instead of reporting a time
             assertTrue(run.number(variant.name(), "sequential_ms") > 0, variant.name() + " sequential storm");

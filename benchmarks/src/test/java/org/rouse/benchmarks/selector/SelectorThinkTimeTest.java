@@ -20,7 +20,7 @@ class SelectorThinkTimeTest {
 
         QuickRun run = QuickRun.of(new SelectorThinkTime(16, 60), dir);
 
-        assertEquals(9, run.variants.size());
+        assertEquals(10, run.variants.size());
         for (Variant variant : run.variants) {
             String name = variant.name();
             boolean rouse = name.startsWith("Rouse");
