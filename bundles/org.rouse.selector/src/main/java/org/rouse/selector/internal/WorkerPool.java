@@ -75,12 +75,14 @@ final class WorkerPool implements Executor {
      * Algorithm. Idle workers park with LockSupport.
      * - execute: with an idle worker, append the upcall to `backlog` and, unless a woken worker is already on its way
      *   (`wakeInFlight`), take one worker off `idle` (the head = most recently idle when `lifo`, else the tail),
-     *   mark it `woken` and unpark it after unlocking. With none idle and fewer than `maxThreads` counted alive, count
+     *   mark it `woken` and unpark it after unlocking; if the pool has grown for demand before (`followsDemand`)
+     *   and the demand has risen above `alive` since, also raise `topUpTo` to it and arm the grower, so the whole
+     *   demand is reached in the burst that raised it, not at a later burst's first overlap. With none idle and fewer than `maxThreads` counted alive, count
      *   a new worker and start its thread with the upcall as its first if the grace is 0, fewer than `coreThreads`
      *   or no workers are alive, the backlog is full (grow before queueing, as Tomcat's TaskQueue), or fewer workers
      *   are alive than the demand; in that last case (grace > 0) also set `topUpTo` to the demand (capped at
      *   `maxThreads`) and arm or unpark the grower, which starts workers without a first upcall until `alive`
-     *   reaches it (they go straight to `idle`). Otherwise
+     *   reaches it (they go straight to `idle`), and set `followsDemand`. Otherwise
      *   append to the bounded `backlog` (or reject when it is full and `maxThreads` are alive) and, below
      *   `maxThreads`, make sure the grower is watching: start it on first use, unpark it if it parked without a
      *   deadline (`growerParked`).
@@ -226,6 +228,13 @@ final class WorkerPool implements Executor {
     private long grownForDemand;
 
     /**
+     * Whether upcalls have once overlapped beyond the pool's size while it was below the demand (execute then asked
+     * for a top-up); from then on a rise in the demand tops the pool up at the next execute, idle workers or not.
+     * Under `lock`.
+     */
+    private boolean followsDemand;
+
+    /**
      * A pool for an engine.
      *
      * @param demand how many channels were recently active (see {@link ChannelActivity}); read under the pool's lock
@@ -277,12 +286,23 @@ final class WorkerPool implements Executor {
             if (!idle.isEmpty()) {
                 enqueue(task);
                 wake = wakeOneIfNeeded();
+                if (followsDemand && growAfterNanos > 0) {
+                    // more channels active than when the pool last topped up: top up now, while workers are idle,
+                    // rather than at a later burst's first overlap (which would create threads in every new burst)
+                    int target = Math.min(demand.getAsInt(), maxThreads);
+                    if (alive < target && topUpTo < target) {
+                        topUpTo = target;
+                        growerToWake = armGrower();
+                        growerToUnpark = growerToWake == null ? grower : null;
+                    }
+                }
             } else if (alive < maxThreads && growsAtOnce()) {
                 start = newWorker(task);
                 if (growAfterNanos > 0 && alive < Math.min(demand.getAsInt(), maxThreads)) {
                     // upcalls overlap beyond what the pool has: the grower starts one worker per recently active
                     // channel, so later overlaps of the same channels find one idle instead of each adding a thread
                     topUpTo = Math.min(demand.getAsInt(), maxThreads);
+                    followsDemand = true;
                     growerToWake = armGrower();
                     growerToUnpark = growerToWake == null ? grower : null; // running or in a timed park
                 }

@@ -455,6 +455,46 @@ class WorkerPoolTest {
     }
 
     @Test
+    void afterAGrowthForDemandARiseInTheDemandTopsThePoolUpEvenWithIdleWorkers() throws InterruptedException {
+        AtomicInteger recentlyActive = new AtomicInteger(2);
+        WorkerPool pool = poolWithDemand(1, 16, TimeUnit.SECONDS.toMicros(20), recentlyActive::get);
+        CountDownLatch release = new CountDownLatch(1);
+        occupy(pool, release, release); // two channels overlap: the second upcall starts a thread for the demand
+        release.countDown();
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.completed() == 2 && pool.idleThreads() == 2);
+        assertEquals(2, pool.threadsCreated());
+        long grownBefore = pool.threadsGrownForDemand();
+
+        recentlyActive.set(10); // more channels became active, but none of their upcalls overlap
+        CountDownLatch ran = new CountDownLatch(1);
+        pool.execute(ran::countDown); // an idle worker takes it
+        assertTrue(ran.await(10, TimeUnit.SECONDS));
+
+        // without the top-up the next overlap of those channels, maybe in a later burst, would start these threads
+        await().atMost(Duration.ofSeconds(10)).until(() -> pool.threads() == 10);
+        assertEquals(8, pool.threadsGrownForDemand() - grownBefore, "the grower started the rest idle");
+        pool.checkInvariants();
+    }
+
+    @Test
+    void aRiseInTheDemandAloneStartsNothingBeforeUpcallsHaveOverlapped() throws InterruptedException {
+        AtomicInteger recentlyActive = new AtomicInteger(1);
+        WorkerPool pool = poolWithDemand(2, 16, TimeUnit.SECONDS.toMicros(20), recentlyActive::get);
+        for (int i = 0; i < 20; i++) { // one upcall at a time: the core workers serve them all
+            if (i == 1) {
+                recentlyActive.set(10); // more channels active, their upcalls one after the other
+            }
+            CountDownLatch ran = new CountDownLatch(1);
+            pool.execute(ran::countDown);
+            assertTrue(ran.await(10, TimeUnit.SECONDS));
+            int done = i + 1;
+            await().atMost(Duration.ofSeconds(10)).until(() -> pool.completed() == done);
+        }
+        assertTrue(pool.threadsCreated() <= 2, "only core workers: " + pool.threadsCreated());
+        assertEquals(0, pool.threadsGrownForDemand());
+    }
+
+    @Test
     void withoutAGraceTheDemandStartsNoIdleWorkers() throws InterruptedException {
         WorkerPool pool = poolWithDemand(1, 8, 0, 6); // grow at once: each overlapping upcall gets its own thread
         CountDownLatch release = new CountDownLatch(1);
