@@ -53,9 +53,9 @@ record ServerSetup(String name, String description, Factory factory) {
                         + " ready hands the selecting to the loop's second thread, if it is free, and runs the handler"
                         + " itself (loop.handover=true), else the handler runs on the worker pool; when it returns the"
                         + " thread watches the channel for up to 1 ms (watch.period.us=1000, while the pool has workers"
-                        + " to spare, and once the channel's previous request came within 1 ms of the reply before it:"
-                        + " watch.adaptive=true) and serves the next request itself, else the channel is re-armed and"
-                        + " the loop woken",
+                        + " to spare, and while the channel's requests have been coming within 1 ms of the reply before"
+                        + " them: watch.adaptive=true, not after a new connection's first request) and serves the next"
+                        + " request itself, else the channel is re-armed and the loop woken",
                 Tuning.DEFAULTS);
     }
 

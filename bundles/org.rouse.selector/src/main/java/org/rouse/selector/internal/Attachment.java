@@ -64,6 +64,28 @@ final class Attachment {
         this.loop = loop;
     }
 
+    /** Whether the end of this channel's next upcall should watch it (the adaptive watch's prediction). */
+    boolean watchPredicted() {
+        return watchScore >= WATCH_SCORE_WATCHED;
+    }
+
+    /** Counts one outcome into {@link #watchScore}: whether the next call came within the watch period. */
+    void scoreWatch(boolean nextCameSoon) {
+        if (nextCameSoon) {
+            if (watchScore < WATCH_SCORE_MAX) {
+                watchScore++;
+            }
+        } else if (watchScore > 0) {
+            watchScore--;
+        }
+    }
+
+    /** Notes an upcall end whose re-arm went to the loop with no watch to tell when the next call came. */
+    void endedUnwatched(long upcallEndNanos) {
+        unwatchedEndNanos = upcallEndNanos;
+        endedUnwatched = true;
+    }
+
     @Override
     public String toString() {
         return entry + (attached ? "" : " (detached)");

@@ -672,9 +672,9 @@ public final class NioSelectorEngine implements SelectorEngine {
             return false;
         }
         boolean adaptive = settings.watchAdaptive();
-        if (adaptive && attachment.watchScore < Attachment.WATCH_SCORE_WATCHED) {
+        if (adaptive && !attachment.watchPredicted()) {
             watchesSkipped.increment();
-            endedUnwatched(attachment, System.nanoTime());
+            attachment.endedUnwatched(System.nanoTime());
             return false;
         }
         long upcallEnd = adaptive ? System.nanoTime() : 0;
@@ -683,35 +683,27 @@ public final class NioSelectorEngine implements SelectorEngine {
         // standby, not to the pool's backlog, so it could not take the upcall a cut would queue for it
         ConnectionWatcher.Watch watch = watcher.begin(upcall.session, !upcall.onLoopThread);
         if (watch == null) {
-            endedUnwatched(attachment, upcallEnd);
+            attachment.endedUnwatched(upcallEnd);
             return false;
         }
         int interest = entry.interestOps();
         if (interest == 0 || !workers.hasSpareWorker()) {
             watcher.abandon(watch);
-            endedUnwatched(attachment, upcallEnd);
+            attachment.endedUnwatched(upcallEnd);
             return false;
         }
         int ready = watcher.await(watch, upcall.session, entry.channel(), interest) & entry.interestOps();
         if (ready == 0 || !attachment.attached) {
             if (watch.wasCutShort()) {
-                endedUnwatched(attachment, upcallEnd); // not the channel's doing: its next call tells
-            } else if (attachment.watchScore > 0) {
-                attachment.watchScore--; // a miss: the next call did not come within the period
+                attachment.endedUnwatched(upcallEnd); // not the channel's doing: its next call tells
+            } else {
+                attachment.scoreWatch(false); // a miss: the next call did not come within the period
             }
             return false;
         }
-        if (attachment.watchScore < Attachment.WATCH_SCORE_MAX) {
-            attachment.watchScore++;
-        }
+        attachment.scoreWatch(true);
         upcall.nextOps = ready;
         return true;
-    }
-
-    /** Notes an upcall end whose re-arm went to the loop with no watch to tell when the next call came. */
-    private static void endedUnwatched(Attachment attachment, long upcallEndNanos) {
-        attachment.unwatchedEndNanos = upcallEndNanos;
-        attachment.endedUnwatched = true;
     }
 
     /**
@@ -723,13 +715,7 @@ public final class NioSelectorEngine implements SelectorEngine {
             return;
         }
         attachment.endedUnwatched = false;
-        if (System.nanoTime() - attachment.unwatchedEndNanos <= watcher.periodNanos()) {
-            if (attachment.watchScore < Attachment.WATCH_SCORE_MAX) {
-                attachment.watchScore++;
-            }
-        } else if (attachment.watchScore > 0) {
-            attachment.watchScore--;
-        }
+        attachment.scoreWatch(System.nanoTime() - attachment.unwatchedEndNanos <= watcher.periodNanos());
     }
 
     /** Runs a pool upcall, and the upcalls the watch period finds ready after it, on the calling worker. */

@@ -77,7 +77,8 @@ final class WorkerPool implements Executor {
      *   (`wakeInFlight`), take one worker off `idle` (the head = most recently idle when `lifo`, else the tail),
      *   mark it `woken` and unpark it after unlocking; if the pool has grown for demand before (`followsDemand`)
      *   and the demand has risen above `alive` since, also raise `topUpTo` to it and arm the grower, so the whole
-     *   demand is reached in the burst that raised it, not at a later burst's first overlap. With none idle and fewer than `maxThreads` counted alive, count
+     *   demand is reached in the burst that raised it, not at a later burst's first overlap. With none idle and
+     *   fewer than `maxThreads` counted alive, count
      *   a new worker and start its thread with the upcall as its first if the grace is 0, fewer than `coreThreads`
      *   or no workers are alive, the backlog is full (grow before queueing, as Tomcat's TaskQueue), or fewer workers
      *   are alive than the demand; in that last case (grace > 0) also set `topUpTo` to the demand (capped at
@@ -291,8 +292,7 @@ final class WorkerPool implements Executor {
                     // rather than at a later burst's first overlap (which would create threads in every new burst)
                     int target = Math.min(demand.getAsInt(), maxThreads);
                     if (alive < target && topUpTo < target) {
-                        topUpTo = target;
-                        growerToWake = armGrower();
+                        growerToWake = askForTopUp(target);
                         growerToUnpark = growerToWake == null ? grower : null;
                     }
                 }
@@ -301,9 +301,8 @@ final class WorkerPool implements Executor {
                 if (growAfterNanos > 0 && alive < Math.min(demand.getAsInt(), maxThreads)) {
                     // upcalls overlap beyond what the pool has: the grower starts one worker per recently active
                     // channel, so later overlaps of the same channels find one idle instead of each adding a thread
-                    topUpTo = Math.min(demand.getAsInt(), maxThreads);
                     followsDemand = true;
-                    growerToWake = armGrower();
+                    growerToWake = askForTopUp(Math.min(demand.getAsInt(), maxThreads));
                     growerToUnpark = growerToWake == null ? grower : null; // running or in a timed park
                 }
             } else if (backlog.size() < queueCapacity) {
@@ -327,6 +326,15 @@ final class WorkerPool implements Executor {
         } else if (growerToUnpark != null) {
             LockSupport.unpark(growerToUnpark); // harmless if it is being started by another caller right now
         }
+    }
+
+    /**
+     * Under `lock`: asks the grower to have {@code target} workers alive; returns what {@link #armGrower()} returns
+     * (if null, the grower is running or in a timed park and needs only an unpark).
+     */
+    private Thread askForTopUp(int target) {
+        topUpTo = target;
+        return armGrower();
     }
 
     /**

@@ -65,6 +65,24 @@ class AdaptiveWatchTest {
         }
     }
 
+    /**
+     * Makes {@code chains} chains of {@code length} calls back to back; after each chain waits until its last upcall has
+     * ended (watched or not), then stays idle for five watch periods, as a peer that thinks between chains.
+     */
+    private static void chainsWithPauses(NioSelectorEngine engine, SocketChannel client, int chains, int length)
+            throws IOException {
+        long pause = TimeUnit.MICROSECONDS.toNanos(PERIOD_MICROS) * 5;
+        long upcallsBefore = ended(engine);
+        for (int c = 0; c < chains; c++) {
+            for (long i = 0; i < length; i++) {
+                assertEquals(i, Rig.call(client, i));
+            }
+            long upcalls = upcallsBefore + (long) (c + 1) * length;
+            await().until(() -> ended(engine) == upcalls); // the pause starts after the chain's last upcall
+            idleFor(pause);
+        }
+    }
+
     @Test
     void connectionsThatMakeOneCallEachAreNeverWatched() throws Exception {
         NioSelectorEngine engine = engine(true, 100_000); // a 100 ms watch after each would show in the misses
@@ -98,14 +116,8 @@ class AdaptiveWatchTest {
     void callsFurtherApartThanThePeriodAreNotWatchedAndACloserSequenceEarnsTheWatchBack() throws Exception {
         NioSelectorEngine engine = engine(true, PERIOD_MICROS);
         SocketChannel client = rig.connect(echoServer());
-        long gap = TimeUnit.MICROSECONDS.toNanos(PERIOD_MICROS) * 5;
 
-        for (long i = 0; i < 10; i++) {
-            assertEquals(i, Rig.call(client, i));
-            long upcalls = i + 1;
-            await().until(() -> ended(engine) == upcalls); // this upcall has ended: the gap starts after it
-            idleFor(gap);
-        }
+        chainsWithPauses(engine, client, 10, 1); // single calls, each five periods after the last
 
         assertEquals(10L, counter(engine, "watch.skipped"), "no call came within the period: " + engine.counters());
         assertEquals(0L, counter(engine, "watch.misses"));
@@ -124,18 +136,10 @@ class AdaptiveWatchTest {
     void chainsOfCallsWithPausesLongerThanThePeriodStayWatched() throws Exception {
         NioSelectorEngine engine = engine(true, PERIOD_MICROS);
         SocketChannel client = rig.connect(echoServer());
-        long pause = TimeUnit.MICROSECONDS.toNanos(PERIOD_MICROS) * 5;
         int chains = 10;
         int chain = 5;
 
-        for (int c = 0; c < chains; c++) {
-            for (long i = 0; i < chain; i++) { // back to back, then the peer thinks for longer than the period
-                assertEquals(i, Rig.call(client, i));
-            }
-            long upcalls = (long) (c + 1) * chain;
-            await().until(() -> ended(engine) == upcalls); // the chain's last watch has missed
-            idleFor(pause);
-        }
+        chainsWithPauses(engine, client, chains, chain); // each chain's last watch misses
 
         assertEquals(1L, counter(engine, "watch.skipped"), "only the very first upcall: " + engine.counters());
         assertEquals(chains, counter(engine, "watch.misses"), "one miss per chain, at its end");
@@ -146,14 +150,8 @@ class AdaptiveWatchTest {
     void withTheAdaptiveWatchOffEveryUpcallEndsInAWatch() throws Exception {
         NioSelectorEngine engine = engine(false, PERIOD_MICROS);
         SocketChannel client = rig.connect(echoServer());
-        long gap = TimeUnit.MICROSECONDS.toNanos(PERIOD_MICROS) * 5;
 
-        for (long i = 0; i < 10; i++) {
-            assertEquals(i, Rig.call(client, i));
-            long upcalls = i + 1;
-            await().until(() -> ended(engine) == upcalls);
-            idleFor(gap);
-        }
+        chainsWithPauses(engine, client, 10, 1);
 
         assertEquals(0L, counter(engine, "watch.skipped"));
         assertEquals(
