@@ -151,6 +151,10 @@ public class TimerScheduleCancel {
     static final class Entry implements TimerEntry {
         private final long deadline;
         private Object slot;
+        /** The engine's position and link for this entry; as the engine slot. */
+        private int enginePosition;
+
+        private int engineLink;
 
         Entry(long deadline) {
             this.deadline = deadline;
@@ -172,6 +176,30 @@ public class TimerScheduleCancel {
         @Override
         public void engineSlot(Object slot) {
             this.slot = slot;
+        }
+
+        @Override
+        public int enginePosition() {
+
+            return enginePosition;
+        }
+
+        @Override
+        public void enginePosition(int position) {
+
+            enginePosition = position;
+        }
+
+        @Override
+        public int engineLink() {
+
+            return engineLink;
+        }
+
+        @Override
+        public void engineLink(int link) {
+
+            engineLink = link;
         }
     }
 }

@@ -31,4 +31,24 @@ public interface TimerEntry {
 
     /** Sets the engine's slot; see {@link #engineSlot()}. */
     void engineSlot(Object slot);
+
+    /**
+     * Where the engine that holds the entry keeps it (e.g. a bucket or heap index), so that an engine can keep its
+     * bookkeeping in the entry instead of allocating a node per entry. Owned like {@link #engineSlot()}: an engine
+     * writes it only while it holds the entry or is arming it, and sets it when it arms the entry (its value before
+     * is whatever an earlier engine left, 0 for a new entry). An engine that reads it for an entry it may not hold
+     * checks the answer against its own structures.
+     *
+     * @since 1.2
+     */
+    int enginePosition();
+
+    /** Sets the engine's position; see {@link #enginePosition()}. @since 1.2 */
+    void enginePosition(int position);
+
+    /** A second int for the engine's bookkeeping (e.g. a link into its own arrays), owned as {@link #enginePosition()}. @since 1.2 */
+    int engineLink();
+
+    /** Sets the engine's link; see {@link #engineLink()}. @since 1.2 */
+    void engineLink(int link);
 }

@@ -1,18 +1,19 @@
 package org.rouse.timer.internal;
 
 import java.util.Arrays;
+import org.rouse.timer.spi.TimerEntry;
 
 /**
- * An indexed binary min-heap of {@link WheelNode}s ordered by deadline (compared as {@code a - b < 0}, the
- * {@link System#nanoTime()} way, so it survives the clock's wrap-around). Each node records its index, so
- * {@link #remove(WheelNode)} is O(log n) rather than a linear search. Not thread-safe: the engine's lock guards it.
+ * An indexed binary min-heap of {@link TimerEntry}s ordered by deadline (compared as {@code a - b < 0}, the
+ * {@link System#nanoTime()} way, so it survives the clock's wrap-around). Each entry records its index in its engine position (see {@link WheelPosition}), so
+ * {@link #remove(TimerEntry)} is O(log n) rather than a linear search. Not thread-safe: the engine's lock guards it.
  */
 final class DeadlineHeap {
 
-    /** 0 for the reached heap, 1 for the overflow heap: part of each node's location (see WheelNode). */
+    /** 0 for the reached heap, 1 for the overflow heap: part of each entry's position (see WheelPosition). */
     private final int heap;
 
-    private WheelNode[] nodes = new WheelNode[16];
+    private TimerEntry[] nodes = new TimerEntry[16];
     private int size;
     /**
      * Removals in a row that left the heap at a quarter of its array or less (an add above that resets it): the
@@ -22,7 +23,7 @@ final class DeadlineHeap {
      */
     private int opsSinceResize;
 
-    /** A heap whose nodes are marked as in heap {@code heap} (0 reached, 1 overflow; see {@link WheelNode}). */
+    /** A heap whose entries are marked as in heap {@code heap} (0 reached, 1 overflow; see {@link WheelPosition}). */
     DeadlineHeap(int heap) {
         this.heap = heap;
     }
@@ -35,11 +36,16 @@ final class DeadlineHeap {
         return size == 0;
     }
 
-    WheelNode peek() {
+    /** Whether {@code entry} is this heap's entry at {@code index} (checked, not trusted: see TimingWheel#holds). */
+    boolean holds(TimerEntry entry, int index) {
+        return index < size && nodes[index] == entry;
+    }
+
+    TimerEntry peek() {
         return size == 0 ? null : nodes[0];
     }
 
-    void add(WheelNode node) {
+    void add(TimerEntry node) {
         if (size == nodes.length) {
             nodes = Arrays.copyOf(nodes, size * 2);
         }
@@ -49,15 +55,15 @@ final class DeadlineHeap {
         siftUp(size++, node);
     }
 
-    WheelNode poll() {
-        WheelNode first = nodes[0];
+    TimerEntry poll() {
+        TimerEntry first = nodes[0];
         remove(first);
         return first;
     }
 
-    void remove(WheelNode node) {
-        int index = WheelNode.heapIndex(node.location);
-        WheelNode last = nodes[--size];
+    void remove(TimerEntry node) {
+        int index = WheelPosition.heapIndex(node.enginePosition());
+        TimerEntry last = nodes[--size];
         nodes[size] = null;
         if (last != node) {
             siftDown(index, last);
@@ -65,7 +71,7 @@ final class DeadlineHeap {
                 siftUp(index, last);
             }
         }
-        node.location = WheelNode.DETACHED;
+        node.enginePosition(WheelPosition.DETACHED);
         if (nodes.length > 64 && size < nodes.length / 4 && ++opsSinceResize > nodes.length) {
             nodes = Arrays.copyOf(nodes, nodes.length / 2); // a burst of far timers does not pin memory for good
             opsSinceResize = 0;
@@ -73,21 +79,22 @@ final class DeadlineHeap {
     }
 
     /** Moves every node to {@code sink} (unordered) and empties the heap. */
-    void removeAll(java.util.function.Consumer<WheelNode> sink) {
+    void removeAll(java.util.function.Consumer<TimerEntry> sink) {
         for (int i = 0; i < size; i++) {
-            WheelNode node = nodes[i];
+            TimerEntry node = nodes[i];
             nodes[i] = null;
-            node.location = WheelNode.DETACHED;
+            node.enginePosition(WheelPosition.DETACHED);
             sink.accept(node);
         }
         size = 0;
     }
 
-    private void siftUp(int index, WheelNode node) {
+    private void siftUp(int index, TimerEntry node) {
+        long deadline = node.deadlineNanos();
         while (index > 0) {
             int parent = (index - 1) >>> 1;
-            WheelNode above = nodes[parent];
-            if (node.deadlineNanos - above.deadlineNanos >= 0) {
+            TimerEntry above = nodes[parent];
+            if (deadline - above.deadlineNanos() >= 0) {
                 break;
             }
             place(index, above);
@@ -96,17 +103,18 @@ final class DeadlineHeap {
         place(index, node);
     }
 
-    private void siftDown(int index, WheelNode node) {
+    private void siftDown(int index, TimerEntry node) {
+        long deadline = node.deadlineNanos();
         int half = size >>> 1;
         while (index < half) {
             int child = 2 * index + 1;
-            WheelNode smaller = nodes[child];
+            TimerEntry smaller = nodes[child];
             int right = child + 1;
-            if (right < size && nodes[right].deadlineNanos - smaller.deadlineNanos < 0) {
+            if (right < size && nodes[right].deadlineNanos() - smaller.deadlineNanos() < 0) {
                 child = right;
                 smaller = nodes[right];
             }
-            if (node.deadlineNanos - smaller.deadlineNanos <= 0) {
+            if (deadline - smaller.deadlineNanos() <= 0) {
                 break;
             }
             place(index, smaller);
@@ -115,8 +123,8 @@ final class DeadlineHeap {
         place(index, node);
     }
 
-    private void place(int index, WheelNode node) {
+    private void place(int index, TimerEntry node) {
         nodes[index] = node;
-        node.location = WheelNode.inHeap(heap, index);
+        node.enginePosition(WheelPosition.inHeap(heap, index));
     }
 }

@@ -40,8 +40,8 @@ final class TimingWheel {
      * 3. A slot's `slotMinimum` is a lower bound of its entries' deadlines (exact until an entry is removed); it is
      *    what the dispatcher parks until, so a cascade happens when its first entry is due, not at the slot's boundary,
      *    and a far timer costs no wakeups on its way down.
-     * 4. `size` counts entries in slots, `reached` and `overflow`. A node holds an arena slot exactly while it is in a
-     *    slot list (`nodes[node.link] == node`); the free slots are chained from `freeHead`.
+     * 4. `size` counts entries in slots, `reached` and `overflow`. An entry holds an arena slot exactly while it is in a
+     *    slot list (`nodes[entry.engineLink()] == entry`); the free slots are chained from `freeHead`.
      * 5. Staging. Level 0 has two rows of 64 slots: the active row (`level0Row`) and the staging row. While
      *    `stagedSource` is not -1 it names a slot of level k >= 1 (the lowest occupied slot of the lowest non-empty
      *    level when staging began) whose event tick E starts a level-0 block B = E >>> 6. The staging row then holds
@@ -118,14 +118,15 @@ final class TimingWheel {
     private final int[] heads = new int[SPREADING + 1];
 
     /*
-     * The links of the slot lists, in arrays indexed by a node's `link` (a slot of this arena, held from when the node
+     * Each entry is its own node: its engine position says where it is (WheelPosition) and its engine link names its
+     * arena slot. The links of the slot lists, in arrays indexed by a node's link (a slot of this arena, held from when the node
      * enters a slot list until it leaves the lists for a heap or the wheel): a cascade, a staging move, an arm and a
      * disarm write ints, and a node enters `nodes` once per stay in the lists. Links as references between nodes had
      * each of those writes store a reference into a long-lived node of another heap region, which under G1 marks a
      * card that concurrent refinement then scans: at 10,000 periodic timers, most of the refinement CPU left.
      */
     /** The node holding each arena slot, or null for a free one. */
-    private WheelNode[] nodes = new WheelNode[64];
+    private TimerEntry[] nodes = new TimerEntry[64];
     /** The next and previous arena slot in the same slot list, or NONE; a free slot's next is the next free one. */
     private int[] nextLink = new int[64];
 
@@ -186,7 +187,7 @@ final class TimingWheel {
     static final int NONE = -1;
 
     /** Gives {@code node} an arena slot (it has none). */
-    private int takeLink(WheelNode node) {
+    private int takeLink(TimerEntry node) {
         int link;
         if (freeHead != NONE) {
             link = freeHead;
@@ -202,19 +203,19 @@ final class TimingWheel {
             link = linksInUse++;
         }
         nodes[link] = node;
-        node.link = link;
+        node.engineLink(link);
         return link;
     }
 
     /** Takes {@code node}'s arena slot back, if it has one (it is in no list). */
-    private void dropLink(WheelNode node) {
-        int link = node.link;
+    private void dropLink(TimerEntry node) {
+        int link = node.engineLink();
         if (link != NONE) {
             nodes[link] = null;
             nextLink[link] = freeHead;
             freeHead = link;
             freeCount++;
-            node.link = NONE;
+            node.engineLink(NONE);
         }
     }
 
@@ -239,13 +240,32 @@ final class TimingWheel {
         return (deadlineNanos - origin) >> tickShift;
     }
 
-    void add(WheelNode node) {
+    /** Adds {@code node}, which is in no structure of this wheel (its position and link are this wheel's now). */
+    void add(TimerEntry node) {
+        node.engineLink(NONE);
         place(node);
         size++;
     }
 
-    private void place(WheelNode node) {
-        long tick = tickOf(node.deadlineNanos);
+    /**
+     * Whether {@code node} is in this wheel. Its position and link are checked against the wheel's own arrays rather
+     * than trusted: an entry that another engine has taken over since (a swap) carries that engine's values.
+     */
+    boolean holds(TimerEntry node) {
+        int position = node.enginePosition();
+        if (position >= 0) {
+            int link = node.engineLink();
+            return link >= 0 && link < linksInUse && nodes[link] == node;
+        }
+        if (position == WheelPosition.DETACHED) {
+            return false;
+        }
+        return (WheelPosition.heapOf(position) == 0 ? reached : overflow)
+                .holds(node, WheelPosition.heapIndex(position));
+    }
+
+    private void place(TimerEntry node) {
+        long tick = tickOf(node.deadlineNanos());
         if (tick <= current) {
             dropLink(node);
             reached.add(node);
@@ -262,13 +282,13 @@ final class TimingWheel {
     }
 
     /** Puts {@code node} (in no list; with or without an arena slot) at the head of list {@code index}. */
-    private void link(WheelNode node, int index) {
-        int link = node.link == NONE ? takeLink(node) : node.link;
+    private void link(TimerEntry node, int index) {
+        int link = node.engineLink() == NONE ? takeLink(node) : node.engineLink();
         int head = heads[index];
         // The staged slot's minimum also bounds the entries taken from it, so an empty list there does not reset it.
         boolean fresh = head == NONE && (index != stagedSource || !holdsTakenEntries());
-        if (fresh || node.deadlineNanos - slotMinimum[index] < 0) {
-            slotMinimum[index] = node.deadlineNanos;
+        if (fresh || node.deadlineNanos() - slotMinimum[index] < 0) {
+            slotMinimum[index] = node.deadlineNanos();
         }
         if (head == NONE) {
             occupied[index / SLOTS] |= 1L << (index % SLOTS);
@@ -277,7 +297,7 @@ final class TimingWheel {
         }
         nextLink[link] = head;
         previousLink[link] = NONE;
-        node.location = index;
+        node.enginePosition(index);
         heads[index] = link;
         slotSize[index]++;
     }
@@ -298,14 +318,14 @@ final class TimingWheel {
         return link;
     }
 
-    void remove(WheelNode node) {
-        int location = node.location;
+    void remove(TimerEntry node) {
+        int location = node.enginePosition();
         if (location >= 0) {
             unlink(node, location);
             dropLink(node);
-        } else if (location == WheelNode.DETACHED) {
-            throw new IllegalStateException("not in this wheel: " + node.entry);
-        } else if (WheelNode.heapOf(location) == 0) {
+        } else if (location == WheelPosition.DETACHED) {
+            throw new IllegalStateException("not in this wheel: " + node);
+        } else if (WheelPosition.heapOf(location) == 0) {
             reached.remove(node);
         } else {
             overflow.remove(node);
@@ -314,8 +334,8 @@ final class TimingWheel {
     }
 
     /** Takes {@code node} out of list {@code index}; it keeps its arena slot (the caller drops or re-links it). */
-    private void unlink(WheelNode node, int index) {
-        int link = node.link;
+    private void unlink(TimerEntry node, int index) {
+        int link = node.engineLink();
         int previous = previousLink[link];
         int next = nextLink[link];
         slotSize[index]--;
@@ -337,7 +357,7 @@ final class TimingWheel {
         if (next != NONE) {
             previousLink[next] = previous;
         }
-        node.location = WheelNode.DETACHED;
+        node.enginePosition(WheelPosition.DETACHED);
     }
 
     private boolean holdsTakenEntries() {
@@ -367,7 +387,8 @@ final class TimingWheel {
                 spread(true, nowNanos); // before the first block any of them can be due in
             } else if (eventLevel == LEVELS) {
                 long block = current >>> (LEVELS * SLOT_BITS);
-                while (!overflow.isEmpty() && tickOf(overflow.peek().deadlineNanos) >>> (LEVELS * SLOT_BITS) == block) {
+                while (!overflow.isEmpty()
+                        && tickOf(overflow.peek().deadlineNanos()) >>> (LEVELS * SLOT_BITS) == block) {
                     place(overflow.poll());
                 }
             } else {
@@ -379,8 +400,8 @@ final class TimingWheel {
                 occupied[row] &= ~(1L << eventSlot);
                 while (link != NONE) {
                     int next = nextLink[link];
-                    WheelNode node = nodes[link];
-                    node.location = WheelNode.DETACHED;
+                    TimerEntry node = nodes[link];
+                    node.enginePosition(WheelPosition.DETACHED);
                     if (eventLevel > 0) {
                         cascaded++;
                     }
@@ -399,8 +420,8 @@ final class TimingWheel {
             stagedAtTick = current;
             stage();
         }
-        while (!reached.isEmpty() && reached.peek().deadlineNanos - nowNanos <= 0) {
-            due.add(reached.poll().entry);
+        while (!reached.isEmpty() && reached.peek().deadlineNanos() - nowNanos <= 0) {
+            due.add(reached.poll());
             size--;
         }
     }
@@ -428,8 +449,8 @@ final class TimingWheel {
         long budget = Math.max(STAGING_BUDGET, (2L * slotSize[stagedSource] + ticksLeft - 1) / ticksLeft);
         int stagingBase = (LEVELS - level0Row) * SLOTS;
         for (; budget > 0 && heads[stagedSource] != NONE; budget--) {
-            WheelNode node = nodes[popHead(stagedSource)];
-            long tick = tickOf(node.deadlineNanos);
+            TimerEntry node = nodes[popHead(stagedSource)];
+            long tick = tickOf(node.deadlineNanos());
             if (tick >>> SLOT_BITS == event >>> SLOT_BITS) {
                 cascaded++;
                 stagedCount++;
@@ -457,8 +478,8 @@ final class TimingWheel {
         occupied[level0Row] &= ~1L;
         while (link != NONE) {
             int next = nextLink[link];
-            WheelNode node = nodes[link];
-            node.location = WheelNode.DETACHED;
+            TimerEntry node = nodes[link];
+            node.enginePosition(WheelPosition.DETACHED);
             dropLink(node);
             reached.add(node);
             link = next;
@@ -469,7 +490,7 @@ final class TimingWheel {
         heads[DEFERRED] = NONE;
         if (rest != NONE) {
             for (int moved = rest; moved != NONE; moved = nextLink[moved]) {
-                nodes[moved].location = SPREADING;
+                nodes[moved].enginePosition(SPREADING);
             }
             heads[SPREADING] = rest; // empty: the spread of the previous staged block ends before this one's event
             slotSize[SPREADING] = slotSize[DEFERRED];
@@ -506,8 +527,8 @@ final class TimingWheel {
             budget = Math.min(SPREAD_BUDGET_CAP, Math.max(16, (long) Math.ceil(due * spreadTotal) - placed));
         }
         for (; budget > 0 && heads[SPREADING] != NONE; budget--) {
-            WheelNode node = nodes[popHead(SPREADING)];
-            node.location = WheelNode.DETACHED;
+            TimerEntry node = nodes[popHead(SPREADING)];
+            node.enginePosition(WheelPosition.DETACHED);
             cascaded++;
             place(node);
         }
@@ -543,7 +564,7 @@ final class TimingWheel {
         if (!overflow.isEmpty()) {
             int top = LEVELS * SLOT_BITS;
             eventLevel = LEVELS;
-            return (tickOf(overflow.peek().deadlineNanos) >>> top) << top;
+            return (tickOf(overflow.peek().deadlineNanos()) >>> top) << top;
         }
         return Long.MAX_VALUE;
     }
@@ -556,12 +577,12 @@ final class TimingWheel {
         long wake = Long.MAX_VALUE;
         boolean found = false;
         if (!reached.isEmpty()) {
-            wake = reached.peek().deadlineNanos;
+            wake = reached.peek().deadlineNanos();
             found = true;
         }
         if (nextSlotOrOverflowTick() != Long.MAX_VALUE) {
             long bound = eventLevel == LEVELS
-                    ? overflow.peek().deadlineNanos
+                    ? overflow.peek().deadlineNanos()
                     : slotMinimum[(eventLevel == 0 ? level0Row : eventLevel) * SLOTS + eventSlot];
             if (!found || bound - wake < 0) {
                 wake = bound;
@@ -575,14 +596,14 @@ final class TimingWheel {
     }
 
     /** Removes every entry and gives each node to {@code sink}. */
-    void removeAll(Consumer<WheelNode> sink) {
+    void removeAll(Consumer<TimerEntry> sink) {
         for (int index = 0; index < heads.length; index++) {
             int link = heads[index];
             heads[index] = NONE;
             while (link != NONE) {
                 int next = nextLink[link];
-                WheelNode node = nodes[link];
-                node.location = WheelNode.DETACHED;
+                TimerEntry node = nodes[link];
+                node.enginePosition(WheelPosition.DETACHED);
                 dropLink(node);
                 sink.accept(node);
                 link = next;
@@ -601,10 +622,11 @@ final class TimingWheel {
      * Where {@code node} is: its level (0..5; an entry taken from the staged slot is still at that slot's level),
      * {@code -2} reached, {@code -3} overflow, {@code -1} detached.
      */
-    int levelOf(WheelNode node) {
-        int location = node.location;
+    int levelOf(TimerEntry node) {
+        int location = node.enginePosition();
         if (location == SPREADING) {
-            return (63 - Long.numberOfLeadingZeros(tickOf(node.deadlineNanos) ^ current)) / SLOT_BITS; // where it goes
+            return (63 - Long.numberOfLeadingZeros(tickOf(node.deadlineNanos()) ^ current))
+                    / SLOT_BITS; // where it goes
         }
         if (location >= 0) {
             int row = location / SLOTS;
@@ -612,10 +634,10 @@ final class TimingWheel {
                     ? 0
                     : row == LEVELS - level0Row || location == DEFERRED ? stagedSource / SLOTS : row;
         }
-        if (location == WheelNode.DETACHED) {
-            return WheelNode.DETACHED;
+        if (location == WheelPosition.DETACHED) {
+            return WheelPosition.DETACHED;
         }
-        return WheelNode.heapOf(location) == 0 ? WheelNode.CURRENT : WheelNode.OVERFLOW;
+        return WheelPosition.heapOf(location) == 0 ? WheelPosition.CURRENT : WheelPosition.OVERFLOW;
     }
 
     /** Throws if an invariant of the implementation notes does not hold; O(n), for tests. */
@@ -657,28 +679,28 @@ final class TimingWheel {
             }
             int length = 0;
             for (int link = heads[index]; link != NONE; link = nextLink[link]) {
-                WheelNode node = nodes[link];
-                if (node.link != link) {
-                    throw new AssertionError("arena slot " + link + " holds a node whose slot is " + node.link);
+                TimerEntry node = nodes[link];
+                if (node.engineLink() != link) {
+                    throw new AssertionError("arena slot " + link + " holds a node whose slot is " + node.engineLink());
                 }
                 if (nextLink[link] != NONE && previousLink[nextLink[link]] != link) {
                     throw new AssertionError("list " + index + " is not doubly linked at arena slot " + link);
                 }
                 length++;
-                long tick = tickOf(node.deadlineNanos);
+                long tick = tickOf(node.deadlineNanos());
                 int above = (level + 1) * SLOT_BITS;
                 boolean misplaced = row == stagingRow
                         ? tick >>> SLOT_BITS != stagedBlock || (tick & (SLOTS - 1)) != slot
                         : tick >>> above != current >>> above
                                 || ((tick >>> (level * SLOT_BITS)) & (SLOTS - 1)) != levelSlot;
-                if (node.location != index || misplaced) {
+                if (node.enginePosition() != index || misplaced) {
                     throw new AssertionError(
                             "entry misplaced at " + row + "/" + slot + ": tick " + tick + ", current " + current);
                 }
-                if (node.deadlineNanos - slotMinimum[taken ? stagedSource : index] < 0) {
+                if (node.deadlineNanos() - slotMinimum[taken ? stagedSource : index] < 0) {
                     throw new AssertionError("slot minimum above an entry at " + row + "/" + slot);
                 }
-                if (taken && node.deadlineNanos - slotMinimum[index] < 0 && index != DEFERRED) {
+                if (taken && node.deadlineNanos() - slotMinimum[index] < 0 && index != DEFERRED) {
                     throw new AssertionError("staging slot minimum above an entry at " + row + "/" + slot);
                 }
             }
@@ -695,11 +717,11 @@ final class TimingWheel {
         }
         int spreading = 0;
         for (int link = heads[SPREADING]; link != NONE; link = nextLink[link]) {
-            WheelNode node = nodes[link];
-            if (node.link != link || node.location != SPREADING) {
+            TimerEntry node = nodes[link];
+            if (node.engineLink() != link || node.enginePosition() != SPREADING) {
                 throw new AssertionError("a spreading entry at arena slot " + link + " says it is elsewhere");
             }
-            if (tickOf(node.deadlineNanos) < spreadUntil || node.deadlineNanos - slotMinimum[SPREADING] < 0) {
+            if (tickOf(node.deadlineNanos()) < spreadUntil || node.deadlineNanos() - slotMinimum[SPREADING] < 0) {
                 throw new AssertionError("a spreading entry is due before " + spreadUntil + " or below its minimum");
             }
             spreading++;

@@ -126,9 +126,8 @@ public final class WheelTimerEngine implements TimerEngine {
      *    empty), until the grace period ends and the rest is discarded (the front re-issues its owners' tickets on the
      *    next engine, so it never depends on them).
      *
-     * Costs. arm, disarm and drain do O(1) work under the lock (O(log k) for the few entries of the current tick); an
-     * entry armed again after it expired here (a periodic timer's next period) re-uses its detached node, so a firing
-     * allocates nothing. A batch of due timers takes the lock twice, not once per timer; each task taken takes it
+     * Costs. arm, disarm and drain do O(1) work under the lock (O(log k) for the few entries of the current tick); the
+     * entry is the wheel's node (its engine position and link, see WheelPosition), so arming allocates nothing. A batch of due timers takes the lock twice, not once per timer; each task taken takes it
      * once. With short handlers a firing costs no unpark at all; the watchdog costs at most one wake-up per
      * `help.after.micros` while timers fire. Disarming never wakes anyone: at worst the leader wakes once at the
      * removed timer's deadline and finds nothing due. Every return from a park counts as a wake-up (`wakeups`), so
@@ -415,7 +414,7 @@ public final class WheelTimerEngine implements TimerEngine {
                 return;
             }
             shutDown = true;
-            wheel.removeAll(node -> node.entry.engineSlot(null));
+            wheel.removeAll(node -> node.engineSlot(null));
             awake = true;
             all = new ArrayList<>(workers);
         }
@@ -461,20 +460,16 @@ public final class WheelTimerEngine implements TimerEngine {
             if (shutDown) {
                 return false;
             }
-            WheelNode node;
-            if (entry.engineSlot() instanceof WheelNode expired && expired.engine == this && !expired.isAttached()) {
-                node = expired; // the entry expired here and is armed again: re-use its node
-                node.deadlineNanos = entry.deadlineNanos();
-            } else {
-                node = new WheelNode(this, entry);
-                entry.engineSlot(node);
+            if (entry.engineSlot() == this && wheel.holds(entry)) {
+                return true; // armed here already (the front never does this; the contract allows nothing else)
             }
-            wheel.add(node);
+            entry.engineSlot(this); // the entry is the wheel's node: its position and link are set by the wheel
+            wheel.add(entry);
             if (leader == null) {
                 if (hasIdleLocked() && !fromOwnWorkerLocked()) {
                     wake = takeIdleLocked(); // every awake worker is in a task: an idle one waits for the deadline
                 }
-            } else if (!awake && (parkedForever || node.deadlineNanos + slackNanos - parkedUntil < 0)) {
+            } else if (!awake && (parkedForever || entry.deadlineNanos() + slackNanos - parkedUntil < 0)) {
                 awake = true;
                 wake = leader;
             }
@@ -489,8 +484,8 @@ public final class WheelTimerEngine implements TimerEngine {
     @Override
     public boolean disarm(TimerEntry entry) {
         synchronized (lock) {
-            if (entry.engineSlot() instanceof WheelNode node && node.engine == this && node.isAttached()) {
-                wheel.remove(node);
+            if (entry.engineSlot() == this && wheel.holds(entry)) {
+                wheel.remove(entry);
                 entry.engineSlot(null);
                 return true;
             }
@@ -536,8 +531,8 @@ public final class WheelTimerEngine implements TimerEngine {
         List<TimerEntry> pending = new ArrayList<>();
         synchronized (lock) {
             wheel.removeAll(node -> {
-                node.entry.engineSlot(null);
-                pending.add(node.entry);
+                node.engineSlot(null);
+                pending.add(node);
             });
         }
         return pending;

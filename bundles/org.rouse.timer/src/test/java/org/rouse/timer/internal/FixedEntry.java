@@ -6,6 +6,10 @@ import org.rouse.timer.spi.TimerEntry;
 class FixedEntry implements TimerEntry {
     final long deadline;
     private Object slot;
+    /** The engine's position and link for this entry; as the engine slot. */
+    private int enginePosition;
+
+    private int engineLink;
 
     FixedEntry(long deadline) {
         this.deadline = deadline;
@@ -27,5 +31,29 @@ class FixedEntry implements TimerEntry {
     @Override
     public void engineSlot(Object slot) {
         this.slot = slot;
+    }
+
+    @Override
+    public int enginePosition() {
+
+        return enginePosition;
+    }
+
+    @Override
+    public void enginePosition(int position) {
+
+        enginePosition = position;
+    }
+
+    @Override
+    public int engineLink() {
+
+        return engineLink;
+    }
+
+    @Override
+    public void engineLink(int link) {
+
+        engineLink = link;
     }
 }

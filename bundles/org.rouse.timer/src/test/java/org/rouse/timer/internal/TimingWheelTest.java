@@ -26,8 +26,8 @@ class TimingWheelTest {
 
     private final TimingWheel wheel = new TimingWheel(ORIGIN, SHIFT);
 
-    private WheelNode add(long delayNanos) {
-        WheelNode node = new WheelNode(this, new FixedEntry(ORIGIN + delayNanos));
+    private TimerEntry add(long delayNanos) {
+        TimerEntry node = new FixedEntry(ORIGIN + delayNanos);
         wheel.add(node);
         wheel.checkInvariants();
         return node;
@@ -47,28 +47,28 @@ class TimingWheelTest {
     @Test
     void entriesGoToTheLevelOfTheirHighestDifferingDigit() {
         for (int level = 0; level < TimingWheel.LEVELS; level++) {
-            WheelNode node = add(3 * ticksAtLevel(level) * TICK + 5);
+            TimerEntry node = add(3 * ticksAtLevel(level) * TICK + 5);
             assertEquals(level, wheel.levelOf(node), "level of an entry 3 slots out at level " + level);
         }
-        WheelNode beyond = add((1L << (TimingWheel.SLOT_BITS * TimingWheel.LEVELS)) * TICK * 2);
-        assertEquals(WheelNode.OVERFLOW, wheel.levelOf(beyond));
-        WheelNode now = add(TICK / 2); // same tick as current: straight to the exact-deadline heap
-        assertEquals(WheelNode.CURRENT, wheel.levelOf(now));
+        TimerEntry beyond = add((1L << (TimingWheel.SLOT_BITS * TimingWheel.LEVELS)) * TICK * 2);
+        assertEquals(WheelPosition.OVERFLOW, wheel.levelOf(beyond));
+        TimerEntry now = add(TICK / 2); // same tick as current: straight to the exact-deadline heap
+        assertEquals(WheelPosition.CURRENT, wheel.levelOf(now));
     }
 
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 3, 4, 5})
     void anEntryCascadesDownEveryLevelAndFiresAtItsDeadlineNotBefore(int level) {
         long deadline = 5 * ticksAtLevel(level) * TICK + 3 * ticksAtLevel(level - 1) * TICK + 77;
-        WheelNode node = add(deadline);
+        TimerEntry node = add(deadline);
         assertEquals(level, wheel.levelOf(node));
         long cascadedBefore = wheel.cascaded();
 
         assertTrue(advanceTo(deadline - 1).isEmpty(), "fired early");
-        assertEquals(WheelNode.CURRENT, wheel.levelOf(node), "should have cascaded down to the current tick");
+        assertEquals(WheelPosition.CURRENT, wheel.levelOf(node), "should have cascaded down to the current tick");
         assertTrue(wheel.cascaded() > cascadedBefore);
         assertEquals(deadline + ORIGIN, wheel.nextWakeNanos(), "parks until the exact deadline");
-        assertEquals(List.of(node.entry), advanceTo(deadline));
+        assertEquals(List.of(node), advanceTo(deadline));
         assertTrue(wheel.isEmpty());
     }
 
@@ -84,13 +84,13 @@ class TimingWheelTest {
 
     @Test
     void theBitmapSearchSkipsEmptySlotsInOneStep() {
-        WheelNode a = add(63 * TICK);
-        WheelNode b = add(2 * TICK);
+        TimerEntry a = add(63 * TICK);
+        TimerEntry b = add(2 * TICK);
         assertEquals(ORIGIN + 2 * TICK, wheel.nextWakeNanos());
         wheel.remove(b);
         wheel.checkInvariants();
         assertEquals(ORIGIN + 63 * TICK, wheel.nextWakeNanos());
-        assertEquals(List.of(a.entry), advanceTo(63 * TICK));
+        assertEquals(List.of(a), advanceTo(63 * TICK));
     }
 
     @ParameterizedTest
@@ -99,31 +99,31 @@ class TimingWheelTest {
         long deadline = level == TimingWheel.LEVELS
                 ? (1L << (TimingWheel.SLOT_BITS * TimingWheel.LEVELS)) * TICK * 3
                 : 9 * ticksAtLevel(level) * TICK + 1;
-        WheelNode keep = add(deadline + 10);
-        WheelNode node = add(deadline);
-        assertEquals(level == TimingWheel.LEVELS ? WheelNode.OVERFLOW : level, wheel.levelOf(node));
+        TimerEntry keep = add(deadline + 10);
+        TimerEntry node = add(deadline);
+        assertEquals(level == TimingWheel.LEVELS ? WheelPosition.OVERFLOW : level, wheel.levelOf(node));
         assertEquals(2, wheel.size());
         wheel.remove(node);
         wheel.checkInvariants();
-        assertFalse(node.isAttached());
+        assertFalse(wheel.holds(node));
         assertEquals(1, wheel.size());
-        assertEquals(List.of(keep.entry), advanceTo(deadline + 10));
+        assertEquals(List.of(keep), advanceTo(deadline + 10));
         assertTrue(wheel.isEmpty());
     }
 
     @Test
     void cancelInTheCurrentTickHeap() {
-        WheelNode a = add(100);
-        WheelNode b = add(200);
+        TimerEntry a = add(100);
+        TimerEntry b = add(200);
         wheel.remove(a);
         wheel.checkInvariants();
-        assertEquals(List.of(b.entry), advanceTo(TICK));
+        assertEquals(List.of(b), advanceTo(TICK));
     }
 
     @Test
     void wrapAroundOfEveryLevelKeepsOrder() {
         // Walk time across many level-1 and level-2 boundaries with timers straddling each one.
-        List<WheelNode> nodes = new ArrayList<>();
+        List<TimerEntry> nodes = new ArrayList<>();
         for (long t = 60; t < 3 * ticksAtLevel(2) + 70; t += 61) {
             nodes.add(add(t * TICK + (t % 7)));
         }
@@ -145,28 +145,28 @@ class TimingWheelTest {
     @Test
     void farDeadlinesWaitInTheOverflowHeapAndEnterTheWheelInTime() {
         long span = (1L << (TimingWheel.SLOT_BITS * TimingWheel.LEVELS)) * TICK;
-        WheelNode far = add(span * 5 + 123);
-        WheelNode farther = add(span * 9 + 7);
-        assertEquals(WheelNode.OVERFLOW, wheel.levelOf(far));
+        TimerEntry far = add(span * 5 + 123);
+        TimerEntry farther = add(span * 9 + 7);
+        assertEquals(WheelPosition.OVERFLOW, wheel.levelOf(far));
         assertEquals(ORIGIN + span * 5 + 123, wheel.nextWakeNanos());
         assertTrue(advanceTo(span * 5).isEmpty());
-        assertTrue(wheel.levelOf(far) >= 0 || wheel.levelOf(far) == WheelNode.CURRENT);
-        assertEquals(WheelNode.OVERFLOW, wheel.levelOf(farther));
-        assertEquals(List.of(far.entry), advanceTo(span * 5 + 123));
-        assertEquals(List.of(farther.entry), advanceTo(span * 9 + 7));
+        assertTrue(wheel.levelOf(far) >= 0 || wheel.levelOf(far) == WheelPosition.CURRENT);
+        assertEquals(WheelPosition.OVERFLOW, wheel.levelOf(farther));
+        assertEquals(List.of(far), advanceTo(span * 5 + 123));
+        assertEquals(List.of(farther), advanceTo(span * 9 + 7));
     }
 
     @Test
     void aDeadlineInThePastIsDueAtOnce() {
-        WheelNode late = new WheelNode(this, new FixedEntry(ORIGIN - 1_000_000));
+        TimerEntry late = new FixedEntry(ORIGIN - 1_000_000);
         wheel.add(late);
-        assertEquals(List.of(late.entry), advanceTo(0));
+        assertEquals(List.of(late), advanceTo(0));
     }
 
     @Test
     void randomScheduleCancelAndAdvanceMatchesASortedModel() {
         Random random = new Random(42);
-        List<WheelNode> live = new ArrayList<>();
+        List<TimerEntry> live = new ArrayList<>();
         long now = 0;
         for (int round = 0; round < 20_000; round++) {
             int action = random.nextInt(10);
@@ -179,22 +179,22 @@ class TimingWheelTest {
                 };
                 live.add(add(now + delay));
             } else if (action < 7 && !live.isEmpty()) {
-                WheelNode node = live.remove(random.nextInt(live.size()));
+                TimerEntry node = live.remove(random.nextInt(live.size()));
                 wheel.remove(node);
             } else {
                 now += random.nextInt(1 << 22);
                 long until = now;
                 List<TimerEntry> due = advanceTo(now);
-                List<WheelNode> expected = new ArrayList<>();
-                for (WheelNode node : live) {
-                    if (node.deadlineNanos - (ORIGIN + until) <= 0) {
+                List<TimerEntry> expected = new ArrayList<>();
+                for (TimerEntry node : live) {
+                    if (node.deadlineNanos() - (ORIGIN + until) <= 0) {
                         expected.add(node);
                     }
                 }
-                expected.sort(Comparator.comparingLong(n -> n.deadlineNanos - ORIGIN));
+                expected.sort(Comparator.comparingLong(n -> n.deadlineNanos() - ORIGIN));
                 assertEquals(expected.size(), due.size(), "due count at round " + round);
                 for (int i = 0; i < due.size(); i++) {
-                    assertEquals(expected.get(i).deadlineNanos, due.get(i).deadlineNanos());
+                    assertEquals(expected.get(i).deadlineNanos(), due.get(i).deadlineNanos());
                 }
                 live.removeAll(expected);
             }
@@ -205,7 +205,7 @@ class TimingWheelTest {
     @Test
     void theNextLevel1SlotIsStagedAheadOfItsBlockSoItsStartCascadesOnlyLateArrivals() {
         int early = 2_000;
-        List<WheelNode> nodes = new ArrayList<>();
+        List<TimerEntry> nodes = new ArrayList<>();
         for (int i = 0; i < early; i++) { // level-1 slot 2: ticks 128..191
             nodes.add(add((2 * 64 + i % 64) * TICK + i % 97));
         }
@@ -213,7 +213,7 @@ class TimingWheelTest {
             assertTrue(advanceTo(tick * TICK).isEmpty());
         }
         assertEquals(early, wheel.cascaded(), "staged while block 0 and 1 pass, a budget per advance");
-        WheelNode late = add(2 * 64 * TICK + 40 * TICK + 3); // arrives after staging ended
+        TimerEntry late = add(2 * 64 * TICK + 40 * TICK + 3); // arrives after staging ended
         assertEquals(1, wheel.levelOf(late));
         nodes.add(late);
         for (int tick = 64; tick < 128; tick++) {
@@ -235,7 +235,7 @@ class TimingWheelTest {
 
     @Test
     void aStagedSlotKeepsWakingAtItsEarliestEntryWhenItsListEmptiesAndRefills() {
-        WheelNode first = add(130 * TICK + 5);
+        TimerEntry first = add(130 * TICK + 5);
         add(139 * TICK);
         assertTrue(advanceTo(TICK).isEmpty()); // both staged: the level-1 slot's own list is empty
         assertEquals(ORIGIN + 130 * TICK + 5, wheel.nextWakeNanos());
@@ -251,22 +251,22 @@ class TimingWheelTest {
 
     @Test
     void aSlotWhoseStagedEntriesAreAllCancelledLeavesNoEvent() {
-        WheelNode a = add(130 * TICK);
-        WheelNode b = add(131 * TICK);
+        TimerEntry a = add(130 * TICK);
+        TimerEntry b = add(131 * TICK);
         assertTrue(advanceTo(TICK).isEmpty());
         wheel.remove(a);
         wheel.remove(b);
         wheel.checkInvariants();
         assertTrue(wheel.isEmpty());
-        WheelNode c = add(70 * TICK); // a lower level-1 slot than the one that was staged
+        TimerEntry c = add(70 * TICK); // a lower level-1 slot than the one that was staged
         assertEquals(ORIGIN + 70 * TICK, wheel.nextWakeNanos());
-        assertEquals(List.of(c.entry), advanceTo(70 * TICK));
+        assertEquals(List.of(c), advanceTo(70 * TICK));
     }
 
     @Test
     void aLevel2SlotIsStagedToo_EntriesOfItsFirstBlockAheadAndTheRestDeferred() {
         assertTrue(advanceTo(4000 * TICK).isEmpty()); // level-1 digit 62: the next boundary is 96 ticks away
-        List<WheelNode> nodes = new ArrayList<>();
+        List<TimerEntry> nodes = new ArrayList<>();
         int early = 2_000;
         for (int i = 0; i < early; i++) { // re-armed just before a level-2 boundary, as 50 ms timers are
             nodes.add(add((4096 + i % 48) * TICK + i % 89));
@@ -275,14 +275,14 @@ class TimingWheelTest {
         for (int i = 0; i < deferred; i++) { // the same level-2 slot, a later level-1 block
             nodes.add(add((4096 + 3 * 64 + i) * TICK));
         }
-        for (WheelNode node : nodes) {
+        for (TimerEntry node : nodes) {
             assertEquals(2, wheel.levelOf(node));
         }
         for (int tick = 4001; tick < 4096; tick++) {
             assertTrue(advanceTo(tick * TICK).isEmpty());
         }
         assertEquals(early, wheel.cascaded(), "the boundary's first block staged ahead");
-        for (WheelNode node : nodes) {
+        for (TimerEntry node : nodes) {
             assertEquals(2, wheel.levelOf(node), "taken entries still count as the slot's level");
         }
         long beforeBoundary = wheel.cascaded();
@@ -305,7 +305,7 @@ class TimingWheelTest {
     void denseRandomScheduleCancelAndAdvanceAcrossStagedBlocksMatchesASortedModel(
             long seed, long maxDelayTicks, long maxStepTicks) {
         Random random = new Random(seed);
-        List<WheelNode> live = new ArrayList<>();
+        List<TimerEntry> live = new ArrayList<>();
         long now = 0;
         for (int round = 0; round < 30_000; round++) {
             int action = random.nextInt(10);
@@ -318,16 +318,17 @@ class TimingWheelTest {
                 now += random.nextLong(maxStepTicks * TICK);
                 long until = ORIGIN + now;
                 List<TimerEntry> due = advanceTo(now);
-                List<WheelNode> expected = new ArrayList<>();
-                for (WheelNode node : live) {
-                    if (node.deadlineNanos - until <= 0) {
+                List<TimerEntry> expected = new ArrayList<>();
+                for (TimerEntry node : live) {
+                    if (node.deadlineNanos() - until <= 0) {
                         expected.add(node);
                     }
                 }
-                expected.sort(Comparator.comparingLong(n -> n.deadlineNanos - ORIGIN));
+                expected.sort(Comparator.comparingLong(n -> n.deadlineNanos() - ORIGIN));
                 assertEquals(expected.size(), due.size(), "due count at round " + round);
                 for (int i = 0; i < due.size(); i++) {
-                    assertEquals(expected.get(i).deadlineNanos, due.get(i).deadlineNanos(), "order at round " + round);
+                    assertEquals(
+                            expected.get(i).deadlineNanos(), due.get(i).deadlineNanos(), "order at round " + round);
                 }
                 live.removeAll(expected);
             }
@@ -342,12 +343,12 @@ class TimingWheelTest {
         add(300 * TICK);
         add(5 * ticksAtLevel(4) * TICK);
         add((1L << 40) * TICK);
-        List<WheelNode> out = new ArrayList<>();
+        List<TimerEntry> out = new ArrayList<>();
         wheel.removeAll(out::add);
         assertEquals(4, out.size());
         assertTrue(wheel.isEmpty());
         wheel.checkInvariants();
-        out.forEach(node -> assertFalse(node.isAttached()));
+        out.forEach(node -> assertFalse(wheel.holds(node)));
     }
 
     @Test
@@ -360,7 +361,7 @@ class TimingWheelTest {
         for (int i = 0; i < count; i++) {
             long deadline = (4096 + (i * 950L) / count) * TICK + i % 89;
             deadlines.add(ORIGIN + deadline);
-            wheel.add(new WheelNode(this, new FixedEntry(ORIGIN + deadline)));
+            wheel.add(new FixedEntry(ORIGIN + deadline));
         }
         wheel.checkInvariants();
         for (int tick = 4001; tick < 4096; tick++) {
@@ -391,7 +392,7 @@ class TimingWheelTest {
         assertTrue(advanceTo(4000 * TICK).isEmpty());
         int count = 5_000;
         for (int i = 0; i < count; i++) {
-            wheel.add(new WheelNode(this, new FixedEntry(ORIGIN + (4096 + 64 + (i * 900L) / count) * TICK + i % 7)));
+            wheel.add(new FixedEntry(ORIGIN + (4096 + 64 + (i * 900L) / count) * TICK + i % 7));
         }
         for (int tick = 4001; tick <= 4096; tick++) {
             assertTrue(advanceTo(tick * TICK).isEmpty());

@@ -1,6 +1,7 @@
 package org.rouse.timer.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.lang.annotation.Annotation;
@@ -51,16 +52,15 @@ class WheelTimerEngineTest {
     }
 
     @Test
-    void anEntryArmedAgainAfterItExpiredReusesItsNodeAndExpiresAtItsNewDeadline() throws Exception {
+    void anEntryArmedAgainAfterItExpiredExpiresAtItsNewDeadline() throws Exception {
         WheelTimerEngine engine = engine(1, 0, 1000);
         Rearmed entry = new Rearmed(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2));
         assertTrue(engine.arm(entry));
-        Object node = entry.engineSlot();
+        assertTrue(entry.engineSlot() == engine, "the entry names the engine that holds it, not a node of its own");
         assertTrue(entry.expiries.poll(10, TimeUnit.SECONDS) != null, "the first arming expired");
         for (int period = 0; period < 20; period++) {
             entry.deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(2);
             assertTrue(engine.arm(entry));
-            assertTrue(entry.engineSlot() == node, "period " + period + " allocated a new node");
             Long firedAt = entry.expiries.poll(10, TimeUnit.SECONDS);
             assertTrue(firedAt != null, "period " + period + " expired");
             assertTrue(firedAt - entry.deadline >= 0, "period " + period + " expired before its new deadline");
@@ -68,11 +68,40 @@ class WheelTimerEngineTest {
         assertEquals(0, engine.armedCount());
     }
 
+    /**
+     * The entry is the wheel's node, so an engine reading an entry that another engine took over since (a swap's drain
+     * moved it) sees that engine's position and link. It must check them against its own arrays: here the link names
+     * an arena slot that now holds another entry, and a disarm that trusted it would unlink that one.
+     */
+    @Test
+    void anEngineChecksAnEntrysPositionAgainstItsOwnArraysBeforeTrustingIt() {
+        WheelTimerEngine first = engine(1, 0, 1000);
+        WheelTimerEngine second = engine(1, 0, 1000);
+        long inAnHour = System.nanoTime() + TimeUnit.HOURS.toNanos(1);
+        FixedEntry moved = new FixedEntry(inAnHour);
+        FixedEntry stays = new FixedEntry(inAnHour);
+        assertTrue(first.arm(moved));
+        assertEquals(List.of(moved), first.drain());
+        assertTrue(first.arm(stays)); // takes the arena slot that moved had in the first engine
+        assertTrue(second.arm(moved));
+        assertEquals(stays.engineLink(), moved.engineLink(), "both engines gave their entry arena slot 0");
+        moved.engineSlot(first); // as a read racing with the second engine's arm may see it
+        assertFalse(first.disarm(moved), "the first engine's arena slot holds another entry");
+        assertEquals(1, first.armedCount());
+        moved.engineSlot(second);
+        assertTrue(second.disarm(moved));
+        assertTrue(first.disarm(stays));
+        assertEquals(0, first.armedCount());
+        assertEquals(0, second.armedCount());
+    }
+
     /** An entry whose deadline is set anew before each arming, as the front does for a periodic timer. */
     static final class Rearmed implements TimerEntry {
         final java.util.concurrent.BlockingQueue<Long> expiries = new java.util.concurrent.LinkedBlockingQueue<>();
         volatile long deadline;
         private Object slot;
+        private int position;
+        private int link;
 
         Rearmed(long deadline) {
             this.deadline = deadline;
@@ -96,6 +125,26 @@ class WheelTimerEngineTest {
         @Override
         public void engineSlot(Object slot) {
             this.slot = slot;
+        }
+
+        @Override
+        public int enginePosition() {
+            return position;
+        }
+
+        @Override
+        public void enginePosition(int position) {
+            this.position = position;
+        }
+
+        @Override
+        public int engineLink() {
+            return link;
+        }
+
+        @Override
+        public void engineLink(int link) {
+            this.link = link;
         }
     }
 

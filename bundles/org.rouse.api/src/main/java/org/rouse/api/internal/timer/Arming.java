@@ -52,6 +52,10 @@ final class Arming implements TimerEntry {
     Arming next;
     /** Written and read only by the engine this arming is in (see {@link TimerEntry#engineSlot()}). */
     private Object engineSlot;
+    /** The engine's position and link for this entry; as the engine slot. */
+    private int enginePosition;
+
+    private int engineLink;
 
     Arming(TimerHandle handle, long deadlineNanos, int generation, long missedFirings) {
         this.handle = handle;
@@ -92,6 +96,30 @@ final class Arming implements TimerEntry {
     @Override
     public void engineSlot(Object slot) {
         engineSlot = slot;
+    }
+
+    @Override
+    public int enginePosition() {
+
+        return enginePosition;
+    }
+
+    @Override
+    public void enginePosition(int position) {
+
+        enginePosition = position;
+    }
+
+    @Override
+    public int engineLink() {
+
+        return engineLink;
+    }
+
+    @Override
+    public void engineLink(int link) {
+
+        engineLink = link;
     }
 
     /** Whether this is still the handle's pending arming (not fired, cancelled or replaced). */
