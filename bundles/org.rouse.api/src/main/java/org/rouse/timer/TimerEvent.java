@@ -30,7 +30,8 @@ public interface TimerEvent {
 
     /**
      * For a periodic timer, how many firings were skipped because the previous event's handler was still running or
-     * queued when they fell due; zero for a one-shot timer.
+     * queued when they fell due; zero for a one-shot timer. Counted up to {@link Integer#MAX_VALUE} per event (2^31 - 1
+     * periods: 24 days of a timer at the default minimum interval of 1 ms).
      */
     long missedFirings();
 }

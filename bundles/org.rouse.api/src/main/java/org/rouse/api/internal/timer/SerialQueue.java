@@ -177,7 +177,7 @@ final class SerialQueue {
                     break;
                 }
                 try {
-                    arming.handle.run(arming);
+                    arming.handle().run(arming);
                 } catch (Throwable e) { // runs contain their handlers' failures; this keeps the queue alive regardless
                     LOG.error("Timer run {} failed", arming, e);
                 }

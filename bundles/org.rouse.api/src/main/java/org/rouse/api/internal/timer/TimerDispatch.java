@@ -153,13 +153,18 @@ final class TimerDispatch {
         }
     }
 
-    /** Disarms {@code entry} wherever it is, as far as that is possible without waiting. */
-    void disarm(TimerEntry entry) {
+    /**
+     * Disarms {@code entry} wherever it is, as far as that is possible without waiting.
+     *
+     * @return whether it was removed from the active engine or the parked entries (so no engine holds it now, unless
+     *     two may have known it: Arming.shared); false if it was elsewhere (expiring, or in a swapped-out engine)
+     */
+    boolean disarm(TimerEntry entry) {
         if (active.disarm(entry)) {
-            return;
+            return true;
         }
         synchronized (swapLock) {
-            parkedEntries.remove(entry);
+            return parkedEntries.remove(entry);
         }
     }
 

@@ -14,17 +14,29 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The consumer's handle to one timer, and the state machine that makes it fire exactly once per arming.
+ * The consumer's handle to one timer, and the state machine that makes it fire exactly once per arming. The handle is
+ * also its own arming whenever it can be (see the notes), so a pending timer is one object.
  */
-final class TimerHandle implements Timer {
+final class TimerHandle extends Arming implements Timer {
 
     /*
      * Implementation notes.
      *
      * Layout. Each time the timer is armed an Arming is published in `armed` (a field updated through a VarHandle,
-     * so a pending timer is the handle, its arming and the engine's node, with no AtomicReference beside them). A
-     * periodic timer arms the same Arming again for its next period when Arming.reusable() says no other engine can
-     * hold it, so its steady-state firing allocates nothing here (see Arming's notes).
+     * with no AtomicReference beside it). The handle extends Arming and is that arming itself while `self` is
+     * SELF_FREE when it arms: a pending timer is then one object, which is also the wheel engine's node. A periodic
+     * timer arms the same Arming again for its next period when Arming.reusable() says no other engine can hold it,
+     * so its steady-state firing allocates nothing here (see Arming's notes).
+     *
+     * The handle as its own arming. `self` (guarded by the monitor) is SELF_FREE while no engine, queue or run holds
+     * the handle as an arming, SELF_ARMED from when it arms itself until that arming ends, and SELF_RETIRED for good
+     * once an arming as itself may still be known to an engine. It ends, back to SELF_FREE, when its run ends (the
+     * engine that expired it let go of it before the expiry's CAS) or when a cancel or reschedule takes it back and
+     * the dispatch's disarm removed it from the engine that held it. It is retired when that disarm found nothing (an
+     * expiry in flight, or a swapped-out engine, may still call expire on it: were the handle armed as itself again
+     * by then, that stale expiry's CAS would succeed and fire the new arming early) or when it is not reusable (a
+     * swap moved it, or two engines may have known it). From then on the timer arms SpareArmings, each re-used by a
+     * periodic timer as before: one allocation per timer and such event, not per firing.
      *
      * Invariants.
      * 1. Exactly one party takes an arming out again: the engine's expire (by CAS from that arming to null), or
@@ -34,14 +46,16 @@ final class TimerHandle implements Timer {
      * 2. Control operations run under the handle's monitor and bump `generation`; a run that finds its arming's
      *    generation stale does not re-arm, which is how a periodic timer cancelled or rescheduled during its own
      *    handler stops or restarts cleanly.
-     * 3. Expiry and cancel cannot deadlock: the expiry path takes no lock before its CAS; engines never hold their own
+     * 3. The handle is armed as itself only at SELF_FREE, and only from SELF_FREE does an arming as itself start: so
+     *    no two armings as itself overlap, and no engine can know an earlier one when it does.
+     * 4. Expiry and cancel cannot deadlock: the expiry path takes no lock before its CAS; engines never hold their own
      *    locks while calling expire, so the monitor taken after it cannot deadlock with cancel (which calls into the
      *    engine under the monitor).
-     * 4. No arming outlives its owner's close. Owner.close() sets `closed` (volatile) and then cancels every timer in its
+     * 5. No arming outlives its owner's close. Owner.close() sets `closed` (volatile) and then cancels every timer in its
      *    live list. start and reschedule add the timer to the live list and arm it, then read `closed` again and cancel
      *    the arming themselves if it is set: either close's iteration sees the timer (and its cancel waits for the
      *    monitor held by reschedule) or the re-check sees `closed`.
-     * 5. No handler starts after close() has returned: an event already handed to the owner's queue reads `closed`
+     * 6. No handler starts after close() has returned: an event already handed to the owner's queue reads `closed`
      *    before its handler starts. The event's start time (Event.startNanos()) is read before that check, so every
      *    handler that runs has a start time earlier than the return of any close() of its owner (what
      *    TimerCloseRaceTest checks).
@@ -55,9 +69,19 @@ final class TimerHandle implements Timer {
         FIXED_DELAY
     }
 
+    /** The handle is not an arming now and may arm itself (see the notes). */
+    private static final byte SELF_FREE = 0;
+    /** The handle is armed as itself, or its arming as itself is queued or running. */
+    private static final byte SELF_ARMED = 1;
+    /** An arming as itself may still be known to an engine: the handle never arms itself again. */
+    private static final byte SELF_RETIRED = 2;
+
     private final Owner owner;
     private final TimerHandler handler;
-    private final Kind kind;
+    /** The {@link Kind}'s ordinal: a byte where a reference would cost the one object a pending timer is 8 bytes. */
+    private final byte kindOrdinal;
+
+    private static final Kind[] KINDS = Kind.values();
     /** Numbers the timer within its bundle's view, for logs and the shell (shown unsigned). */
     private final int id;
     /** The pending arming or null; published under the monitor, taken by CAS (expiry) or getAndSet (control). */
@@ -67,6 +91,8 @@ final class TimerHandle implements Timer {
     private long periodNanos;
     /** Bumped by cancel and reschedule; guarded by this. */
     private int generation;
+    /** SELF_FREE, SELF_ARMED or SELF_RETIRED (see the notes); guarded by this. */
+    private byte self = SELF_FREE;
     /**
      * The {@link TimerState}'s ordinal; written under this, read anywhere. An int rather than the enum constant: a
      * firing writes it twice, and a reference store of a constant from another heap region costs each handle a G1
@@ -93,7 +119,7 @@ final class TimerHandle implements Timer {
     TimerHandle(Owner owner, TimerHandler handler, Kind kind, long periodNanos, int id) {
         this.owner = owner;
         this.handler = handler;
-        this.kind = kind;
+        this.kindOrdinal = (byte) kind.ordinal();
         this.periodNanos = periodNanos;
         this.id = id;
     }
@@ -103,8 +129,36 @@ final class TimerHandle implements Timer {
         armLocked(deadlineNanos, 0);
     }
 
-    private void armLocked(long deadlineNanos, long missedFirings) {
-        publishLocked(new Arming(this, deadlineNanos, generation, missedFirings));
+    private void armLocked(long deadline, long missed) {
+        Arming arming;
+        if (self == SELF_FREE) {
+            self = SELF_ARMED;
+            arming = this;
+        } else {
+            arming = new SpareArming(this);
+        }
+        arming.set(deadline, generation, missed);
+        publishLocked(arming);
+    }
+
+    /**
+     * An arming this handle took back from the engines ({@code removed}: the dispatch's disarm removed it from the
+     * engine that held it) or whose run ended ({@code removed} true: the engine that expired it let go of it): if it
+     * is the handle itself, the handle may arm itself again, unless an engine may still know it. Under the monitor.
+     */
+    private void endedLocked(Arming arming, boolean removed) {
+        if (arming == this) {
+            self = removed && reusable() ? SELF_FREE : SELF_RETIRED;
+        }
+    }
+
+    private Kind kind() {
+        return KINDS[kindOrdinal];
+    }
+
+    @Override
+    TimerHandle handle() {
+        return this;
     }
 
     private void publishLocked(Arming arming) {
@@ -125,7 +179,7 @@ final class TimerHandle implements Timer {
         }
         owner.view().counters().pendingRemoved();
         synchronized (this) {
-            if (arming.generation == generation) {
+            if (arming.armedGeneration == generation) {
                 state = TimerState.RUNNING.ordinal();
             }
         }
@@ -182,15 +236,17 @@ final class TimerHandle implements Timer {
 
     /** After a run that ended at {@code now} ({@code System.nanoTime()}): re-arms a periodic timer, or settles it. */
     private synchronized void afterRun(Arming arming, long now) {
-        if (arming.generation != generation) {
+        if (arming.armedGeneration != generation) {
             if (state == TimerState.RUNNING.ordinal()) {
-                state = (kind == Kind.ONE_SHOT ? TimerState.FIRED : TimerState.CANCELLED).ordinal();
+                state = (kind() == Kind.ONE_SHOT ? TimerState.FIRED : TimerState.CANCELLED).ordinal();
             }
+            endedLocked(arming, true);
             return; // cancelled or rescheduled while it ran
         }
-        if (kind == Kind.ONE_SHOT) {
+        if (kind() == Kind.ONE_SHOT) {
             state = TimerState.FIRED.ordinal();
             owner.forget(this);
+            endedLocked(arming, true); // a reschedule may arm it again
             return;
         }
         if (owner.isClosed()) {
@@ -199,7 +255,7 @@ final class TimerHandle implements Timer {
         }
         long next;
         long missed = 0;
-        if (kind == Kind.FIXED_RATE) {
+        if (kind() == Kind.FIXED_RATE) {
             next = arming.deadlineNanos + periodNanos;
             if (next - now < 0) { // fell behind: fire once now, on the phase, and report what was skipped
                 missed = (now - next) / periodNanos;
@@ -209,9 +265,10 @@ final class TimerHandle implements Timer {
             next = now + periodNanos;
         }
         if (arming.reusable()) {
-            arming.rearm(next, missed); // expired and run: no engine holds it any more (see Arming's notes)
+            arming.set(next, generation, missed); // expired and run: no engine holds it any more (see Arming's notes)
             publishLocked(arming);
         } else {
+            endedLocked(arming, true);
             armLocked(next, missed);
         }
     }
@@ -236,11 +293,11 @@ final class TimerHandle implements Timer {
         boolean prevented;
         if (pending != null) {
             owner.view().counters().pendingRemoved();
-            owner.view().dispatch().disarm(pending);
+            endedLocked(pending, owner.view().dispatch().disarm(pending));
             prevented = true;
         } else {
             prevented =
-                    kind != Kind.ONE_SHOT && state != TimerState.FIRED.ordinal(); // future runs of a running periodic
+                    kind() != Kind.ONE_SHOT && state != TimerState.FIRED.ordinal(); // future runs of a running periodic
         }
         if (prevented) {
             state = TimerState.CANCELLED.ordinal();
@@ -254,19 +311,19 @@ final class TimerHandle implements Timer {
 
     @Override
     public void reschedule(Duration delay) {
-        long nanos = Arguments.nanos(delay, "delay", kind != Kind.ONE_SHOT);
+        long nanos = Arguments.nanos(delay, "delay", kind() != Kind.ONE_SHOT);
         synchronized (this) {
             owner.checkOpen();
             generation++;
             Arming pending = (Arming) ARMED.getAndSet(this, null);
             if (pending != null) {
                 owner.view().counters().pendingRemoved();
-                owner.view().dispatch().disarm(pending);
+                endedLocked(pending, owner.view().dispatch().disarm(pending));
             } else {
                 owner.view().checkCapacity();
                 owner.remember(this);
             }
-            if (kind != Kind.ONE_SHOT) {
+            if (kind() != Kind.ONE_SHOT) {
                 periodNanos = owner.view().clampPeriod(nanos);
                 nanos = periodNanos;
             }
@@ -286,7 +343,7 @@ final class TimerHandle implements Timer {
 
     @Override
     public boolean isPeriodic() {
-        return kind != Kind.ONE_SHOT;
+        return kind() != Kind.ONE_SHOT;
     }
 
     @Override
@@ -306,6 +363,6 @@ final class TimerHandle implements Timer {
     @Override
     public String toString() {
         return "#" + Integer.toUnsignedString(id)
-                + (kind == Kind.ONE_SHOT ? " one-shot" : " " + kind.name().toLowerCase(java.util.Locale.ROOT));
+                + (kind() == Kind.ONE_SHOT ? " one-shot" : " " + kind().name().toLowerCase(java.util.Locale.ROOT));
     }
 }
