@@ -94,11 +94,12 @@ final class TimerHandle extends Arming implements Timer {
     /** SELF_FREE, SELF_ARMED or SELF_RETIRED (see the notes); guarded by this. */
     private byte self = SELF_FREE;
     /**
-     * The {@link TimerState}'s ordinal; written under this, read anywhere. An int rather than the enum constant: a
-     * firing writes it twice, and a reference store of a constant from another heap region costs each handle a G1
-     * card mark and its later refinement.
+     * The {@link TimerState}'s ordinal (0, SCHEDULED, when new); written under this with release stores (setState:
+     * every decision that depends on it is taken under the monitor, so no load needs ordering after the store), read
+     * anywhere. An int rather than the enum constant: a firing writes it twice, and a reference store of a constant
+     * from another heap region costs each handle a G1 card mark and its later refinement.
      */
-    private volatile int state = TimerState.SCHEDULED.ordinal();
+    private volatile int state;
 
     private static final TimerState[] STATES = TimerState.values();
     /** Neighbours in the owner's list of timers that may still run; guarded by the owner's live lock. */
@@ -108,9 +109,13 @@ final class TimerHandle extends Arming implements Timer {
 
     private static final VarHandle ARMED;
 
+    private static final VarHandle STATE;
+
     static {
         try {
-            ARMED = MethodHandles.lookup().findVarHandle(TimerHandle.class, "armed", Arming.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            ARMED = lookup.findVarHandle(TimerHandle.class, "armed", Arming.class);
+            STATE = lookup.findVarHandle(TimerHandle.class, "state", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -162,10 +167,16 @@ final class TimerHandle extends Arming implements Timer {
     }
 
     private void publishLocked(Arming arming) {
-        state = TimerState.SCHEDULED.ordinal();
-        ARMED.setVolatile(this, arming);
+        setState(TimerState.SCHEDULED);
+        // a release store: the engine and the expiry see it through the engine's lock, and close() through this
+        // monitor, which reschedule and start hold while they arm (see invariant 5)
+        ARMED.setRelease(this, arming);
         owner.view().counters().pendingAdded();
         owner.view().dispatch().arm(arming);
+    }
+
+    private void setState(TimerState next) {
+        STATE.setRelease(this, next.ordinal());
     }
 
     boolean isArmedWith(Arming arming) {
@@ -180,7 +191,7 @@ final class TimerHandle extends Arming implements Timer {
         owner.view().counters().pendingRemoved();
         synchronized (this) {
             if (arming.armedGeneration == generation) {
-                state = TimerState.RUNNING.ordinal();
+                setState(TimerState.RUNNING);
             }
         }
         owner.queue().submit(arming);
@@ -229,7 +240,7 @@ final class TimerHandle extends Arming implements Timer {
     /** The owner closed after this event was handed to its queue: the event is dropped, as if cancelled. */
     private synchronized void closedBeforeRun() {
         if (state == TimerState.RUNNING.ordinal()) {
-            state = TimerState.CANCELLED.ordinal();
+            setState(TimerState.CANCELLED);
             owner.view().counters().cancelled();
         }
     }
@@ -238,19 +249,19 @@ final class TimerHandle extends Arming implements Timer {
     private synchronized void afterRun(Arming arming, long now) {
         if (arming.armedGeneration != generation) {
             if (state == TimerState.RUNNING.ordinal()) {
-                state = (kind() == Kind.ONE_SHOT ? TimerState.FIRED : TimerState.CANCELLED).ordinal();
+                setState(kind() == Kind.ONE_SHOT ? TimerState.FIRED : TimerState.CANCELLED);
             }
             endedLocked(arming, true);
             return; // cancelled or rescheduled while it ran
         }
         if (kind() == Kind.ONE_SHOT) {
-            state = TimerState.FIRED.ordinal();
+            setState(TimerState.FIRED);
             owner.forget(this);
             endedLocked(arming, true); // a reschedule may arm it again
             return;
         }
         if (owner.isClosed()) {
-            state = TimerState.CANCELLED.ordinal();
+            setState(TimerState.CANCELLED);
             return;
         }
         long next;
@@ -300,7 +311,7 @@ final class TimerHandle extends Arming implements Timer {
                     kind() != Kind.ONE_SHOT && state != TimerState.FIRED.ordinal(); // future runs of a running periodic
         }
         if (prevented) {
-            state = TimerState.CANCELLED.ordinal();
+            setState(TimerState.CANCELLED);
             owner.view().counters().cancelled();
             if (forget) {
                 owner.forget(this);
