@@ -41,6 +41,12 @@ public interface TimerEngine {
     /**
      * Disarms {@code entry}.
      *
+     * <p>A {@code true} result is a promise about this arming as a whole: no {@link TimerEntry#expire()} call for it
+     * is made or is still under way, on any of the engine's threads. The front may arm the same entry again at once
+     * (a timer's handle is its own arming), and an expiry of the earlier arming that had already started must not
+     * take the new one for its own. An engine that cannot stop an expiry it has begun returns {@code false} for it.
+     * (Since 1.2.)
+     *
      * @return {@code true} if it was armed here and now will not expire
      */
     boolean disarm(TimerEntry entry);

@@ -25,11 +25,13 @@ public final class ScheduledTimerEngine implements TimerEngine {
     /*
      * Implementation notes.
      *
-     * Layout. `armed` maps each armed entry to its scheduled future.
+     * Layout. `armed` maps each armed entry to its Expiry: the task scheduled for that one arming, with its future.
      *
      * Invariants.
-     * 1. Removing an entry from `armed` is the single point that decides between expiry, disarm and drain, so each
-     *    arming leaves at most one way.
+     * 1. Removing an entry's mapping from `armed` is the single point that decides between expiry, disarm and drain,
+     *    so each arming leaves at most one way. An expiry removes only its own arming's mapping (remove(entry,
+     *    expiry)): the front may arm the same entry again as soon as a disarm returned true (a timer's handle is its
+     *    own arming), and an expiry task of the earlier arming that had already started must not take the new one.
      * 2. `arm` and `drain` both run under `lifecycle`, which makes them linearizable as the SPI requires; a drained
      *    engine accepts entries again, a shut-down one never.
      *
@@ -43,8 +45,10 @@ public final class ScheduledTimerEngine implements TimerEngine {
 
     /** Serializes arm, drain and shutdown. */
     private final Object lifecycle = new Object();
-    /** Armed entries and their futures ({@link #SCHEDULING} until known); removal decides who owns an arming. */
-    private final Map<TimerEntry, Object> armed = new ConcurrentHashMap<>();
+    /** Armed entries and the expiry of their arming; removal decides who owns an arming. */
+    private final Map<TimerEntry, Expiry> armed = new ConcurrentHashMap<>();
+    /** Tests only: runs at the start of every expiry task, before it decides anything. */
+    volatile Runnable expiryStarts = () -> {};
     /** Expiries delivered; written by the dispatcher thread. */
     private final AtomicLong wakeups = new AtomicLong();
 
@@ -96,29 +100,33 @@ public final class ScheduledTimerEngine implements TimerEngine {
             if (shutDown) {
                 return false;
             }
-            // Registered before scheduling so that an immediate expiry finds it.
-            armed.put(entry, SCHEDULING);
+            Expiry expiry = new Expiry(entry);
+            armed.put(entry, expiry); // registered before scheduling so that an immediate expiry finds it
             long delay = entry.deadlineNanos() - System.nanoTime();
-            ScheduledFuture<?> future = dispatcher.schedule(() -> expire(entry), delay, TimeUnit.NANOSECONDS);
-            if (!armed.replace(entry, SCHEDULING, future)) {
-                future.cancel(false); // expired or disarmed meanwhile: drop the heap node now if it has not run
+            expiry.future = dispatcher.schedule(expiry, delay, TimeUnit.NANOSECONDS);
+            if (armed.get(entry) != expiry) {
+                expiry.future.cancel(false); // expired or disarmed meanwhile: drop the heap node now if it has not run
             }
             return true;
         }
     }
 
-    private void expire(TimerEntry entry) {
-        if (armed.remove(entry) != null) {
+    private void expire(Expiry expiry) {
+        expiryStarts.run();
+        if (armed.remove(expiry.entry, expiry)) {
             wakeups.incrementAndGet();
-            entry.expire();
+            expiry.entry.expire();
         }
     }
 
     @Override
     public boolean disarm(TimerEntry entry) {
-        Object future = armed.remove(entry);
-        cancel(future);
-        return future != null;
+        Expiry expiry = armed.remove(entry);
+        if (expiry == null) {
+            return false;
+        }
+        cancel(expiry);
+        return true;
     }
 
     @Override
@@ -131,9 +139,9 @@ public final class ScheduledTimerEngine implements TimerEngine {
         synchronized (lifecycle) {
             List<TimerEntry> pending = new ArrayList<>();
             for (TimerEntry entry : List.copyOf(armed.keySet())) {
-                Object future = armed.remove(entry);
-                if (future != null) {
-                    cancel(future);
+                Expiry expiry = armed.remove(entry);
+                if (expiry != null) {
+                    cancel(expiry);
                     pending.add(entry);
                 }
             }
@@ -151,12 +159,26 @@ public final class ScheduledTimerEngine implements TimerEngine {
         return armed.size();
     }
 
-    private static void cancel(Object future) {
-        if (future instanceof ScheduledFuture<?> scheduled) {
-            scheduled.cancel(false);
+    private static void cancel(Expiry expiry) {
+        ScheduledFuture<?> future = expiry.future;
+        if (future != null) { // else arm has not scheduled it yet, and cancels it itself once it sees the mapping gone
+            future.cancel(false);
         }
     }
 
-    /** Stands in for the future between registering an entry and scheduling it. */
-    private static final Object SCHEDULING = new Object();
+    /** The task that expires one arming of an entry, and its future once scheduled. */
+    private final class Expiry implements Runnable {
+        final TimerEntry entry;
+        /** Set by arm after scheduling; read by disarm and drain (null before: arm then cancels it itself). */
+        volatile ScheduledFuture<?> future;
+
+        Expiry(TimerEntry entry) {
+            this.entry = entry;
+        }
+
+        @Override
+        public void run() {
+            expire(this);
+        }
+    }
 }

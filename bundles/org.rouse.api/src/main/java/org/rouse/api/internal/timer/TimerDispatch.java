@@ -36,7 +36,9 @@ final class TimerDispatch {
      * arming thread notices that `active` changed and takes the entry back with disarm. When disarm finds nothing,
      * three parties may have had the entry: the old engine's dispatcher (it expired), a later swap's drain (which moves
      * it), or the old engine's shutdown, which drops what it holds and tells no one. Each arming therefore carries
-     * Arming.takenBySwap, set under `swapLock` by every swap whose drain returns it. The arming thread, after a failed
+     * Arming.takenBySwap, set under `swapLock` by every swap whose drain returns it (and on the parked armings a swap
+     * moves: the swap re-checks and may disarm every arming it moves, so none of them may be armed again as the same
+     * object meanwhile). The arming thread, after a failed
      * disarm, takes `swapLock` (so any swap whose drain could have returned the entry has finished) and reads that flag
      * and the handle's armed reference: taken by a swap or no longer live means another party owns it; otherwise the
      * engine dropped it and the arming thread arms it again. An entry cancelled while it is between engines is
@@ -205,6 +207,11 @@ final class TimerDispatch {
             active = target;
             List<TimerEntry> moving = new ArrayList<>(parkedEntries);
             parkedEntries.clear();
+            for (TimerEntry entry : moving) {
+                // this swap moves it, as a drained one: a cancel that takes it back from the target while the
+                // loop below has not yet re-checked it must not let the handle arm itself (the loop may disarm it)
+                ((Arming) entry).takenBySwap = true;
+            }
             List<Runnable> tasks = new ArrayList<>(parkedTasks);
             parkedTasks.clear();
             for (TimerEntry entry : previous.drain()) {
