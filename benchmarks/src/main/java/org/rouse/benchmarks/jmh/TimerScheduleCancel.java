@@ -35,7 +35,7 @@ import org.rouse.timer.spi.TimerEntry;
  *
  * <p>The forks run on a fixed, pre-touched heap: with the default heap a run at 1,000,000 pending grows a young
  * generation it never collects, so every allocation touches fresh pages, and on a VM those faults cost more than the
- * operation (Rouse 2.2 against 7.8 ops/µs, STPE 8.7 against 12.6, in the same session). A long-running host has
+ * operation (Rouse 2.2 against 7.8 ops/µs, STPE 8.7 against 12.6, on one host: docs/performance.md, "Timers: one object per pending timer"). A long-running host has
  * touched its heap.
  *
  * <pre>{@code

@@ -108,10 +108,10 @@ class ArmSwapRaceTest {
                 return delegate.arm(entry);
             }
             reached.countDown();
-            awaitUninterruptibly(proceed);
+            TestThreads.awaitUninterruptibly(proceed);
             boolean accepted = delegate.arm(entry);
             armed.countDown();
-            awaitUninterruptibly(resume);
+            TestThreads.awaitUninterruptibly(resume);
             return accepted;
         }
 
@@ -138,21 +138,6 @@ class ArmSwapRaceTest {
         @Override
         public int armedCount() {
             return delegate.armedCount();
-        }
-
-        private static void awaitUninterruptibly(CountDownLatch latch) {
-            boolean interrupted = false;
-            for (; ; ) {
-                try {
-                    latch.await();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 }

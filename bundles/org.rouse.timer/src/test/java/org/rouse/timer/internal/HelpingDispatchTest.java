@@ -13,7 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.LockSupport;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -165,7 +164,7 @@ class HelpingDispatchTest {
         Awaitility.await().atMost(Duration.ofSeconds(10)).until(engine::quiescent);
         long before = engine.watchdogWakeups();
         // three times help.after.micros: a watchdog still on its timeout would have woken in it
-        letTimePass(Duration.ofMillis(30));
+        TestThreads.letTimePass(Duration.ofMillis(30));
         assertEquals(before, engine.watchdogWakeups(), "the watchdog woke with nothing armed");
         assertTrue(engine.quiescent());
     }
@@ -186,14 +185,6 @@ class HelpingDispatchTest {
         long until = System.nanoTime() + nanos;
         while (System.nanoTime() - until < 0) {
             Thread.onSpinWait();
-        }
-    }
-
-    /** Lets {@code duration} pass, for a check that nothing happens meanwhile (not a wait for a result). */
-    private static void letTimePass(Duration duration) {
-        long until = System.nanoTime() + duration.toNanos();
-        for (long left = duration.toNanos(); left > 0; left = until - System.nanoTime()) {
-            LockSupport.parkNanos(left);
         }
     }
 }

@@ -35,7 +35,7 @@ class RearmRaceTest {
             CountDownLatch rescheduled = new CountDownLatch(1);
             engine.expiryStarts = () -> { // holds the engine's expiry task before it decides anything
                 expiryStarted.countDown();
-                awaitUninterruptibly(rescheduled);
+                TestThreads.awaitUninterruptibly(rescheduled);
             };
             AtomicInteger runs = new AtomicInteger();
             Timer timer = owner.schedule(Duration.ZERO, e -> runs.incrementAndGet());
@@ -57,21 +57,6 @@ class RearmRaceTest {
         } finally {
             core.swapTo(null);
             engine.shutdown();
-        }
-    }
-
-    private static void awaitUninterruptibly(CountDownLatch latch) {
-        boolean interrupted = false;
-        for (; ; ) {
-            try {
-                latch.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -107,9 +107,7 @@ class RescheduleSwapStressTest {
             // every racing arming was due within 2 ms of the race's end; the last armings are due after this
             long last = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(3);
             lastPhase.set(last);
-            while (System.nanoTime() - last < 0) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1)); // lets that time pass
-            }
+            TestThreads.letTimePass(Duration.ofNanos(last - System.nanoTime()));
             for (Timer timer : timers) {
                 timer.reschedule(Duration.ofMillis(1));
             }

@@ -96,12 +96,9 @@ class WheelTimerEngineTest {
     }
 
     /** An entry whose deadline is set anew before each arming, as the front does for a periodic timer. */
-    static final class Rearmed implements TimerEntry {
+    static final class Rearmed extends EngineSlots {
         final java.util.concurrent.BlockingQueue<Long> expiries = new java.util.concurrent.LinkedBlockingQueue<>();
         volatile long deadline;
-        private Object slot;
-        private int position;
-        private int link;
 
         Rearmed(long deadline) {
             this.deadline = deadline;
@@ -115,36 +112,6 @@ class WheelTimerEngineTest {
         @Override
         public void expire() {
             expiries.add(System.nanoTime());
-        }
-
-        @Override
-        public Object engineSlot() {
-            return slot;
-        }
-
-        @Override
-        public void engineSlot(Object slot) {
-            this.slot = slot;
-        }
-
-        @Override
-        public int enginePosition() {
-            return position;
-        }
-
-        @Override
-        public void enginePosition(int position) {
-            this.position = position;
-        }
-
-        @Override
-        public int engineLink() {
-            return link;
-        }
-
-        @Override
-        public void engineLink(int link) {
-            this.link = link;
         }
     }
 

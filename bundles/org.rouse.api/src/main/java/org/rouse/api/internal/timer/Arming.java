@@ -9,7 +9,6 @@ import org.rouse.timer.spi.TimerEntry;
  * when no engine but the one that expired it can know it.
  */
 abstract class Arming implements TimerEntry {
-
     /*
      * Implementation notes.
      *
@@ -105,35 +104,26 @@ abstract class Arming implements TimerEntry {
 
     @Override
     public final int enginePosition() {
-
         return enginePosition;
     }
 
     @Override
     public final void enginePosition(int position) {
-
         enginePosition = position;
     }
 
     @Override
     public final int engineLink() {
-
         return engineLink;
     }
 
     @Override
     public final void engineLink(int link) {
-
         engineLink = link;
     }
 
     /** Whether this is still the handle's pending arming (not fired, cancelled or replaced). */
     boolean isLive() {
         return handle().isArmedWith(this);
-    }
-
-    /** For logs: the timer and this arming's deadline. */
-    final String describe() {
-        return handle() + "@" + deadlineNanos;
     }
 }

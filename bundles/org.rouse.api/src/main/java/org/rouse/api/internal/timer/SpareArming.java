@@ -19,6 +19,6 @@ final class SpareArming extends Arming {
 
     @Override
     public String toString() {
-        return describe();
+        return handle + "@" + deadlineNanos;
     }
 }
