@@ -10,8 +10,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * the owner thread and hold count a {@code ReentrantLock} keeps, which the front's facade keeps already.
  *
  * <p>The front's facades recognise this class and call it directly rather than through the {@link LockPrimitive}
- * interface, so its acquisitions stay inlined however many other primitive classes the same facade code calls. An
- * engine that offers the JDK's lock as a strategy hands out instances of it:
+ * interface, so its acquisitions stay inlined however many other primitive classes the same facade code calls. Since
+ * 1.7 it is the AQS itself rather than a wrapper around one, so a facade reaches the lock word with one load fewer;
+ * its public AQS methods are its implementation, and callers use the {@link LockPrimitive} ones. An engine that
+ * offers the JDK's lock as a strategy hands out instances of it:
  *
  * <pre>{@code
  * public LockPrimitive newPrimitive(String strategy) {
@@ -21,7 +23,7 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * @since 1.4
  */
-public final class AqsMutex implements LockPrimitive {
+public final class AqsMutex extends AbstractQueuedSynchronizer implements LockPrimitive {
 
     /*
      * Implementation notes.
@@ -34,12 +36,15 @@ public final class AqsMutex implements LockPrimitive {
      * release ends in the volatile store of the state, the release ordering the facade's swap protocol relies on.
      *
      * Costs. An uncontended lock + unlock is one CAS and one volatile store, plus AQS's read of its queue head; the
-     * class is final so that the facade's type test is one class-pointer comparison.
+     * class is final so that the facade's type test is one class-pointer comparison. It extends the AQS rather than
+     * holding one: the acquisition's chain of dependent loads is then facade -> current -> state, as short as
+     * ReentrantLock's lock -> sync -> state (JMH LockStrategyCosts, 2-core EPYC: `jdk` through the facade 6.9 ns with
+     * a separate Sync object, 5.8 ns without, ReentrantLock 5.2 ns).
      */
 
+    private static final long serialVersionUID = 1L;
+
     private final String strategy;
-    /** The AQS; its state is written by CAS (acquire) and volatile store (release). */
-    private final Sync sync = new Sync();
 
     /**
      * Creates a free mutex.
@@ -57,51 +62,42 @@ public final class AqsMutex implements LockPrimitive {
 
     @Override
     public void lock() {
-        sync.acquire(1);
+        acquire(1);
     }
 
     @Override
     public void lockInterruptibly() throws InterruptedException {
-        sync.acquireInterruptibly(1);
+        acquireInterruptibly(1);
     }
 
     @Override
     public boolean tryLock() {
-        return sync.tryAcquire(1);
+        return getState() == 0 && compareAndSetState(0, 1);
     }
 
     @Override
     public boolean tryLockNanos(long nanos) throws InterruptedException {
-        return sync.tryAcquireNanos(1, nanos);
+        return tryAcquireNanos(1, nanos);
     }
 
     @Override
     public void unlock() {
-        sync.release(1);
+        release(1);
     }
 
     @Override
     public boolean isLocked() {
-        return sync.held();
+        return getState() != 0;
     }
 
-    /** Non-fair exclusive AQS: state 0 = free, 1 = held. */
-    private static final class Sync extends AbstractQueuedSynchronizer {
-        private static final long serialVersionUID = 1L;
+    @Override
+    protected boolean tryAcquire(int ignored) {
+        return getState() == 0 && compareAndSetState(0, 1);
+    }
 
-        @Override
-        protected boolean tryAcquire(int ignored) {
-            return getState() == 0 && compareAndSetState(0, 1);
-        }
-
-        @Override
-        protected boolean tryRelease(int ignored) {
-            setState(0);
-            return true;
-        }
-
-        boolean held() {
-            return getState() != 0;
-        }
+    @Override
+    protected boolean tryRelease(int ignored) {
+        setState(0);
+        return true;
     }
 }

@@ -10,9 +10,11 @@
  * {@code service.id}) is active.
  *
  * <p>Two final classes let an engine hand out the JDK's AQS as a primitive that the front's facades call without
- * interface dispatch: {@link org.rouse.lock.spi.AqsMutex} (since 1.4) and {@link org.rouse.lock.spi.AqsReadWrite}
- * (since 1.5).
+ * interface dispatch: {@link org.rouse.lock.spi.AqsMutex} (since 1.4; the AQS itself since 1.7) and
+ * {@link org.rouse.lock.spi.AqsReadWrite} (since 1.5). An engine's own barging mutex can extend
+ * {@link org.rouse.lock.spi.BargingMutex} (since 1.7), whose fast paths are final so that the facades inline them too,
+ * and supply only the paths that wait and wake.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.6.0")
+@org.osgi.annotation.versioning.Version("1.7.0")
 package org.rouse.lock.spi;

@@ -10,7 +10,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.rouse.lock.internal.AdaptiveWaiter.Mode;
-import org.rouse.lock.spi.LockPrimitive;
+import org.rouse.lock.spi.BargingMutex;
 
 /**
  * Strategy {@code adaptive}, the default: a barging lock with eventual fairness. A thread that finds the lock held
@@ -29,7 +29,7 @@ import org.rouse.lock.spi.LockPrimitive;
  * }
  * }</pre>
  */
-final class AdaptiveMutex implements LockPrimitive, AdaptiveWaiter.Queue {
+final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
 
     /*
      * Implementation notes.
@@ -48,7 +48,8 @@ final class AdaptiveMutex implements LockPrimitive, AdaptiveWaiter.Queue {
      * timer (FairnessTimer), read and re-armed only by unlockers under the monitor. `woken`: the node an unlock woke that has not
      * yet run.
      *
-     * Acquire. Fast path: read the word, and CAS in LOCKED if it is clear, keeping PARKED (a barging acquisition; a
+     * Acquire. Fast path (final in BargingMutex, so the front's facades inline it; the slow paths below are its
+     * lockContended, lockInterruptiblyContended and unlockContended): read the word, and CAS in LOCKED if it is clear, keeping PARKED (a barging acquisition; a
      * blind CAS(0, LOCKED) would fail whenever threads are parked, and a failed CAS costs what a successful one does,
      * which was a fifth of an acquisition at 16 threads). Slow path, in a loop: (1) while LOCKED is clear, CAS in LOCKED keeping
      * PARKED (barging: whoever CASes first wins, parked threads included); while LOCKED is set and PARKED clear,
@@ -94,10 +95,8 @@ final class AdaptiveMutex implements LockPrimitive, AdaptiveWaiter.Queue {
 
     static final String STRATEGY = "adaptive";
 
-    static final int LOCKED = 1;
     static final int PARKED = 2;
 
-    private static final VarHandle STATE;
     private static final VarHandle WOKEN_NODE;
     private static final VarHandle PARKS;
     private static final VarHandle SPINS;
@@ -105,7 +104,6 @@ final class AdaptiveMutex implements LockPrimitive, AdaptiveWaiter.Queue {
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
-            STATE = lookup.findVarHandle(AdaptiveMutex.class, "state", int.class);
             WOKEN_NODE = lookup.findVarHandle(AdaptiveMutex.class, "woken", AdaptiveWaiter.class);
             PARKS = lookup.findVarHandle(AdaptiveMutex.class, "parks", long.class);
             SPINS = lookup.findVarHandle(AdaptiveMutex.class, "spins", long.class);
@@ -114,8 +112,6 @@ final class AdaptiveMutex implements LockPrimitive, AdaptiveWaiter.Queue {
         }
     }
 
-    /** LOCKED and PARKED bits; CAS by lockers, volatile stores by the unlocker under the monitor (see notes). */
-    private volatile int state;
     /** Parked threads, oldest first; guarded by its own monitor. */
     private final ArrayDeque<AdaptiveWaiter> queue = new ArrayDeque<>();
     /** The node an unlock woke that has not run yet, or null; set under the monitor, cleared by CAS by that node. */
@@ -146,39 +142,17 @@ final class AdaptiveMutex implements LockPrimitive, AdaptiveWaiter.Queue {
     }
 
     @Override
-    public void lock() {
-        int s = state; // read first: a CAS from 0 fails whenever threads are parked, and a failed CAS costs a full one
-        if ((s & LOCKED) != 0 || !STATE.compareAndSet(this, s, s | LOCKED)) {
-            try {
-                acquireSlow(Mode.UNINTERRUPTIBLE, 0L);
-            } catch (InterruptedException impossible) {
-                throw new AssertionError(impossible);
-            }
+    protected void lockContended() {
+        try {
+            acquireSlow(Mode.UNINTERRUPTIBLE, 0L);
+        } catch (InterruptedException impossible) {
+            throw new AssertionError(impossible);
         }
     }
 
     @Override
-    public void lockInterruptibly() throws InterruptedException {
-        if (Thread.interrupted()) {
-            throw new InterruptedException();
-        }
-        int s = state;
-        if ((s & LOCKED) != 0 || !STATE.compareAndSet(this, s, s | LOCKED)) {
-            acquireSlow(Mode.INTERRUPTIBLE, 0L);
-        }
-    }
-
-    @Override
-    public boolean tryLock() {
-        for (; ; ) {
-            int s = state;
-            if ((s & LOCKED) != 0) {
-                return false;
-            }
-            if (STATE.compareAndSet(this, s, s | LOCKED)) {
-                return true;
-            }
-        }
+    protected void lockInterruptiblyContended() throws InterruptedException {
+        acquireSlow(Mode.INTERRUPTIBLE, 0L);
     }
 
     @Override
@@ -190,19 +164,6 @@ final class AdaptiveMutex implements LockPrimitive, AdaptiveWaiter.Queue {
             return true;
         }
         return nanos > 0L && acquireSlow(Mode.TIMED, nanos);
-    }
-
-    @Override
-    public void unlock() {
-        // read first: under contention PARKED is set, and a CAS from LOCKED would fail at the price of a full one
-        if (state != LOCKED || !STATE.compareAndSet(this, LOCKED, 0)) {
-            unlockSlow();
-        }
-    }
-
-    @Override
-    public boolean isLocked() {
-        return (state & LOCKED) != 0;
     }
 
     @Override
@@ -278,9 +239,9 @@ final class AdaptiveMutex implements LockPrimitive, AdaptiveWaiter.Queue {
         int estimate = spinEstimate;
         int limit = Math.min(tuning.get().maxSpins(), 2 * estimate + 10);
         for (int i = 0; ; i++) {
-            int s = state;
+            int s = state();
             if ((s & LOCKED) == 0) {
-                if (STATE.compareAndSet(this, s, s | LOCKED)) {
+                if (compareAndSetState(s, s | LOCKED)) {
                     if (i > 0) {
                         spinEstimate = estimate + (i - estimate) / 8;
                         SPINS.getAndAdd(this, (long) i);
@@ -310,12 +271,12 @@ final class AdaptiveMutex implements LockPrimitive, AdaptiveWaiter.Queue {
     private boolean queueUnlessFree(AdaptiveWaiter node, boolean atHead) {
         synchronized (queue) {
             for (; ; ) {
-                int s = state;
+                int s = state();
                 if ((s & LOCKED) == 0) {
-                    if (STATE.compareAndSet(this, s, s | LOCKED)) {
+                    if (compareAndSetState(s, s | LOCKED)) {
                         return false;
                     }
-                } else if ((s & PARKED) != 0 || STATE.compareAndSet(this, s, s | PARKED)) {
+                } else if ((s & PARKED) != 0 || compareAndSetState(s, s | PARKED)) {
                     break;
                 }
             }
@@ -348,7 +309,7 @@ final class AdaptiveMutex implements LockPrimitive, AdaptiveWaiter.Queue {
             } else {
                 // woken, and leaving without competing: pass the wake-up on if the lock is free
                 WOKEN_NODE.compareAndSet(this, node, (AdaptiveWaiter) null);
-                if ((state & LOCKED) == 0 && WOKEN_NODE.getVolatile(this) == null) {
+                if ((state() & LOCKED) == 0 && WOKEN_NODE.getVolatile(this) == null) {
                     wake = wakeHead();
                 }
             }
@@ -362,8 +323,8 @@ final class AdaptiveMutex implements LockPrimitive, AdaptiveWaiter.Queue {
     /** Under the monitor, with the lock's word not held by the caller: clears PARKED (the queue is empty). */
     private void clearParked() {
         for (; ; ) {
-            int s = state;
-            if ((s & PARKED) == 0 || STATE.compareAndSet(this, s, s & ~PARKED)) {
+            int s = state();
+            if ((s & PARKED) == 0 || compareAndSetState(s, s & ~PARKED)) {
                 return;
             }
         }
@@ -385,7 +346,8 @@ final class AdaptiveMutex implements LockPrimitive, AdaptiveWaiter.Queue {
 
     // ---------------------------------------------------------------------------------------- release
 
-    private void unlockSlow() {
+    @Override
+    protected void unlockContended() {
         if (WOKEN_NODE.getVolatile(this) != null) {
             // a woken thread is on its way: release without the monitor or the clock, as AQS's signalNext does
             clearLocked();
@@ -399,18 +361,18 @@ final class AdaptiveMutex implements LockPrimitive, AdaptiveWaiter.Queue {
         synchronized (queue) {
             AdaptiveWaiter head = queue.peekFirst();
             if (head == null) {
-                state = 0; // PARKED without a queue cannot happen (I1); free the lock all the same
+                setState(0); // PARKED without a queue cannot happen (I1); free the lock all the same
                 return;
             }
             if (fairness.dueAt(System.nanoTime())) { // re-arms itself
                 queue.pollFirst();
-                state = queue.isEmpty() ? LOCKED : LOCKED | PARKED; // never free: no barger overtakes
+                setState(queue.isEmpty() ? LOCKED : LOCKED | PARKED); // never free: no barger overtakes
                 handoffs++;
                 WOKEN_NODE.compareAndSet(this, head, (AdaptiveWaiter) null);
                 head.status = GRANTED;
                 wake = head.thread;
             } else {
-                state = PARKED; // frees the lock; the queue is not empty
+                setState(PARKED); // frees the lock; the queue is not empty
                 if (WOKEN_NODE.getVolatile(this) != null) {
                     return; // a woken thread is still on its way and will compete (I3)
                 }
@@ -431,14 +393,14 @@ final class AdaptiveMutex implements LockPrimitive, AdaptiveWaiter.Queue {
      * add, since LOCKED is set (the caller holds the lock) and only its own bit changes.
      */
     private void clearLocked() {
-        STATE.getAndAdd(this, -LOCKED);
+        getAndAddState(-LOCKED);
     }
 
     /** After a release that found no woken thread in flight: wakes the head if the lock is still free. */
     private void wakeIfFree() {
         Thread wake = null;
         synchronized (queue) {
-            if ((state & LOCKED) == 0 && WOKEN_NODE.getVolatile(this) == null) {
+            if ((state() & LOCKED) == 0 && WOKEN_NODE.getVolatile(this) == null) {
                 wake = wakeHead();
             }
         }

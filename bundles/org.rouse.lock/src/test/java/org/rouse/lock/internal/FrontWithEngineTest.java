@@ -21,6 +21,7 @@ import org.rouse.lock.LockStripes;
 import org.rouse.lock.SwappableLock;
 import org.rouse.lock.SwappableReadWriteLock;
 import org.rouse.lock.spi.AqsMutex;
+import org.rouse.lock.spi.BargingMutex;
 import org.rouse.lock.spi.LockEngine;
 import org.rouse.lock.spi.LockPrimitive;
 
@@ -59,6 +60,16 @@ class FrontWithEngineTest {
         assertFalse(jdk.tryLock(), "not reentrant: the facade keeps the hold count");
         jdk.unlock();
         assertFalse(jdk.isLocked());
+    }
+
+    @Test
+    void theAdaptiveStrategyIsABargingMutexSoTheFacadeInlinesItsFastPaths() {
+        LockPrimitive adaptive = new StrategyLockEngine().newPrimitive("adaptive");
+        assertInstanceOf(BargingMutex.class, adaptive);
+        assertTrue(adaptive.tryLock());
+        assertFalse(adaptive.tryLock(), "not reentrant: the facade keeps the hold count");
+        adaptive.unlock();
+        assertFalse(adaptive.isLocked());
     }
 
     @Test

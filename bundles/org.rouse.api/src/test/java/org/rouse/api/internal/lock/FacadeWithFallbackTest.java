@@ -179,6 +179,27 @@ class FacadeWithFallbackTest {
     }
 
     @Test
+    void awaitGivesUpEveryReentrantHoldAndRestoresThemAll() throws Exception {
+        Condition condition = lock.newCondition();
+        lock.lock();
+        lock.lock();
+        lock.lock();
+        try {
+            assertTrue(condition.awaitNanos(TimeUnit.MILLISECONDS.toNanos(5)) <= 0);
+            assertEquals(3, lock.holdCount());
+        } finally {
+            lock.unlock();
+        }
+        lock.unlock();
+        assertEquals(1, lock.holdCount());
+        assertTrue(lock.isLocked());
+        lock.unlock();
+        assertEquals(0, lock.holdCount());
+        assertFalse(lock.isLocked(), "the last of the restored holds frees the lock");
+        assertThrows(IllegalMonitorStateException.class, lock::unlock);
+    }
+
+    @Test
     void conditionTimeoutsAndMisuse() throws Exception {
         Condition condition = lock.newCondition();
         assertThrows(IllegalMonitorStateException.class, condition::signal);
