@@ -22,6 +22,7 @@ class BargingMutexTest {
         volatile int lockContended;
         volatile int lockInterruptiblyContended;
         volatile int unlockContended;
+        volatile int releasedWhileQueued;
 
         @Override
         protected void lockContended() {
@@ -39,6 +40,15 @@ class BargingMutexTest {
         protected void unlockContended() {
             unlockContended = unlockContended + 1;
             getAndAddState(-LOCKED);
+        }
+
+        @Override
+        protected void releasedWhileQueued() {
+            releasedWhileQueued = releasedWhileQueued + 1;
+        }
+
+        void queued(boolean waiting) {
+            setQueued(waiting);
         }
 
         private void takeWhileFree() {
@@ -96,6 +106,24 @@ class BargingMutexTest {
         mutex.lock();
         assertEquals(0, mutex.lockContended, "the fast CAS keeps the other bits and needs no slow path");
         mutex.unlock();
+    }
+
+    @Test
+    void aReleaseByAStoreCallsTheSubclassOnlyWhileItSaysThreadsQueue() {
+        Recording mutex = new Recording();
+        mutex.lock();
+        mutex.unlock();
+        assertEquals(0, mutex.releasedWhileQueued, "nobody queued: the store is the whole release");
+        mutex.queued(true);
+        mutex.lock();
+        mutex.unlock();
+        assertEquals(1, mutex.releasedWhileQueued, "a waiter's bit may have been overwritten: the subclass repairs");
+        assertEquals(0, mutex.unlockContended, "the word read LOCKED alone: released by the store, not the slow path");
+        assertFalse(mutex.isLocked());
+        mutex.queued(false);
+        mutex.lock();
+        mutex.unlock();
+        assertEquals(1, mutex.releasedWhileQueued);
     }
 
     @Test

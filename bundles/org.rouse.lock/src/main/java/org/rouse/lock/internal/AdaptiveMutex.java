@@ -49,17 +49,21 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
      * yet run.
      *
      * Acquire. Fast path (final in BargingMutex, so the front's facades inline it; the slow paths below are its
-     * lockContended, lockInterruptiblyContended and unlockContended): read the word, and CAS in LOCKED if it is clear, keeping PARKED (a barging acquisition; a
+     * lockContended, lockInterruptiblyContended, unlockContended and releasedWhileQueued): read the word, and CAS in LOCKED if it is clear, keeping PARKED (a barging acquisition; a
      * blind CAS(0, LOCKED) would fail whenever threads are parked, and a failed CAS costs what a successful one does,
      * which was a fifth of an acquisition at 16 threads). Slow path, in a loop: (1) while LOCKED is clear, CAS in LOCKED keeping
      * PARKED (barging: whoever CASes first wins, parked threads included); while LOCKED is set and PARKED clear,
      * spin with Thread.onSpinWait() up to the adaptive limit. (2) Under the monitor: if LOCKED is clear, retry (1);
-     * else set PARKED and queue the node (at the tail; at the head if the node was woken before and lost the race, so
+     * else set BargingMutex's `queued` flag, then PARKED, and queue the node (at the tail; at the head if the node was woken before and lost the race, so
      * it keeps its place). (3) Park until the node's status leaves WAITING (AdaptiveWaiter.await, the park loop
      * shared with AdaptiveReadWrite's readers): GRANTED means the lock was handed over (we own it), WOKEN means an
      * unlock removed us from the queue: clear `woken` and go to (1).
      *
-     * Release. Fast path CAS(LOCKED, 0), tried only when the word reads LOCKED alone (PARKED clear). If a woken thread
+     * Release. Fast path (BargingMutex): when the word reads LOCKED alone (PARKED clear), store 0, then read `queued`;
+     * if it is set, a waiter may have CASed PARKED in between the read and the store and lost it, so
+     * releasedWhileQueued, under the monitor, sets PARKED again if the queue is not empty and wakes the head if the
+     * lock is still free and nobody woken is in flight (BargingMutex's notes give the Dekker argument). `queued` is
+     * set under the monitor before PARKED and cleared wherever the queue becomes empty. Slow path: if a woken thread
      * is in flight, the release clears LOCKED by one atomic add (it holds the bit, so only that bit changes) without
      * the monitor or the clock and is done unless `woken` was cleared meanwhile
      * (then it wakes the head if the lock is still free): under contention this is the common case, and it costs
@@ -69,13 +73,16 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
      * PARKED-if-threads-remain (this frees the lock), then, unless a woken thread is still in flight, remove the head,
      * mark it WOKEN, record it in `woken`, and unpark it. The unpark runs after leaving the monitor.
      *
-     * Invariants. (I1) Under the monitor, PARKED is set iff the queue is not empty: it is set by the queueing thread
-     * and rewritten from the queue's size by unlockers and by cancelling threads, all under the monitor; bargers and
-     * the fast paths never change PARKED (they CAS LOCKED only, and CAS(LOCKED, 0) fails while PARKED is set).
-     * (I2) While a thread holds LOCKED, only it writes the word (other writers CAS only when LOCKED is clear, or set
-     * PARKED under the monitor, which the unlocker holds while it writes), so the unlocker may use plain volatile
-     * stores. (I3) No lost wake-up: a thread parks only after it saw LOCKED under the monitor and set PARKED, so the
-     * holder's release takes the slow path. An unlock that frees the lock without waking anybody read `woken` = W
+     * Invariants. (I1) Under the monitor, PARKED is set iff the queue is not empty, except between a fast release
+     * that overwrote it and that releaser's releasedWhileQueued: it is set by the queueing thread (after `queued`)
+     * and rewritten from the queue's size by unlockers, cancelling threads and releasedWhileQueued, all under the
+     * monitor; bargers never change PARKED (they CAS LOCKED only), and the fast release stores 0 only over a word
+     * it read as LOCKED alone. `queued` is set whenever the queue is not empty (under the monitor).
+     * (I2) While a thread holds LOCKED, only it stores the word (other writers CAS only when LOCKED is clear, or set
+     * PARKED by CAS under the monitor, which the slow unlocker holds while it stores), so the slow unlocker may use
+     * plain volatile stores; the fast release's store may overwrite such a CAS, which `queued` reveals (I1).
+     * (I3) No lost wake-up: a thread parks only after it saw LOCKED under the monitor and set `queued` and PARKED, so
+     * the holder's release takes the slow path, or stores the word, sees `queued` and restores PARKED and wakes. An unlock that frees the lock without waking anybody read `woken` = W
      * after its store; W clears `woken` after that (SC order of volatiles), so W's next look at the word sees the
      * free lock or a later holder, whose own release takes the slow path (PARKED is still set, by I1) and wakes.
      * The monitor-free release reads `woken` after its CAS for the same reason. A woken thread that gives up
@@ -87,7 +94,8 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
      * queue is granted the lock within one interval of reaching the head, and a woken thread that loses the race
      * goes back to the head, so every queued thread eventually reaches the head.
      *
-     * Costs. Uncontended: one CAS to lock, one to unlock, no clock read, no allocation. Contended: a barging
+     * Costs. Uncontended: one CAS to lock; to unlock a volatile store and two volatile reads (ReentrantLock's
+     * release: a store and a read of its queue head), no clock read, no allocation. Contended: a barging
      * acquisition one read and one CAS; a node per acquisition that parks; an unlock with a woken thread in flight:
      * one atomic add and three volatile reads; otherwise the monitor, one clock read (the timer) and at most one
      * unpark.
@@ -270,10 +278,14 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
     /** Under the monitor: takes the lock if free (returns false), else sets PARKED and queues {@code node}. */
     private boolean queueUnlessFree(AdaptiveWaiter node, boolean atHead) {
         synchronized (queue) {
+            setQueued(true); // before PARKED, which a release by a store may overwrite (BargingMutex notes)
             for (; ; ) {
                 int s = state();
                 if ((s & LOCKED) == 0) {
                     if (compareAndSetState(s, s | LOCKED)) {
+                        if (queue.isEmpty()) {
+                            setQueued(false);
+                        }
                         return false;
                     }
                 } else if ((s & PARKED) != 0 || compareAndSetState(s, s | PARKED)) {
@@ -322,6 +334,7 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
 
     /** Under the monitor, with the lock's word not held by the caller: clears PARKED (the queue is empty). */
     private void clearParked() {
+        setQueued(false);
         for (; ; ) {
             int s = state();
             if ((s & PARKED) == 0 || compareAndSetState(s, s & ~PARKED)) {
@@ -346,6 +359,33 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
 
     // ---------------------------------------------------------------------------------------- release
 
+    /**
+     * After a release by a store that found {@code queued} set: under the monitor, puts PARKED back if threads are
+     * queued (a waiter's CAS between the releaser's read and its store may have lost it), and wakes the head if the
+     * lock is still free and no woken thread is on its way.
+     */
+    @Override
+    protected void releasedWhileQueued() {
+        Thread wake = null;
+        synchronized (queue) {
+            if (queue.isEmpty()) {
+                return;
+            }
+            for (; ; ) {
+                int s = state();
+                if ((s & PARKED) != 0 || compareAndSetState(s, s | PARKED)) {
+                    break;
+                }
+            }
+            if ((state() & LOCKED) == 0 && WOKEN_NODE.getVolatile(this) == null) {
+                wake = wakeHead();
+            }
+        }
+        if (wake != null) {
+            LockSupport.unpark(wake);
+        }
+    }
+
     @Override
     protected void unlockContended() {
         if (WOKEN_NODE.getVolatile(this) != null) {
@@ -361,12 +401,18 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
         synchronized (queue) {
             AdaptiveWaiter head = queue.peekFirst();
             if (head == null) {
+                setQueued(false);
                 setState(0); // PARKED without a queue cannot happen (I1); free the lock all the same
                 return;
             }
             if (fairness.dueAt(System.nanoTime())) { // re-arms itself
                 queue.pollFirst();
-                setState(queue.isEmpty() ? LOCKED : LOCKED | PARKED); // never free: no barger overtakes
+                if (queue.isEmpty()) {
+                    setQueued(false);
+                    setState(LOCKED); // never free: no barger overtakes
+                } else {
+                    setState(LOCKED | PARKED);
+                }
                 handoffs++;
                 WOKEN_NODE.compareAndSet(this, head, (AdaptiveWaiter) null);
                 head.status = GRANTED;
