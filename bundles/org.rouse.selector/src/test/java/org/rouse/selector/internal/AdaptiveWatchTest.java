@@ -108,10 +108,13 @@ class AdaptiveWatchTest {
 
         assertEquals(1L, counter(engine, "watch.skipped"), "only the first upcall's end was not watched");
         // from the third call on the watching thread serves each; an end that finds no spare worker at that moment
-        // (the pool's snapshot, briefly false around a loop hand-over) re-arms instead, counted neither way
+        // (the pool's snapshot, briefly false around a loop hand-over) re-arms instead, counted neither way. How often
+        // that happens depends on the host: CI on an EPYC host saw 34 hits and 15 re-arms, an Intel host 47 and 2. So
+        // the test asks that most ends are watched and that no watch waits in vain (the calls come back to back).
         assertTrue(
-                counter(engine, "watch.hits") >= 45,
-                "from the third call on the watching thread serves each: " + engine.counters());
+                counter(engine, "watch.hits") >= 25,
+                "from the third call on the watching thread serves most: " + engine.counters());
+        assertEquals(0L, counter(engine, "watch.misses"), "a watched sequence never waits out the period");
     }
 
     @Test
@@ -143,9 +146,14 @@ class AdaptiveWatchTest {
 
         chainsWithPauses(engine, client, chains, chain); // each chain's last watch misses
 
-        assertEquals(1L, counter(engine, "watch.skipped"), "only the very first upcall: " + engine.counters());
-        assertEquals(chains, counter(engine, "watch.misses"), "one miss per chain, at its end");
-        assertEquals((long) chains * chain - 1 - chains, counter(engine, "watch.hits"));
+        // Ideally: only the very first end unwatched, one miss per chain (at its end), every other end a hit (39). The
+        // period is 1 ms, and on a busy 2-core host a call inside a chain now and then comes later than that (CI saw
+        // re-arm p99 0.9 ms), which adds a miss and can cost the next end its watch. If a chain's final miss cost the
+        // next chain its watch, most ends would go unwatched (skipped about 40, hits about 0).
+        String counters = " " + engine.counters();
+        assertTrue(counter(engine, "watch.skipped") <= 5, "almost only the very first upcall unwatched:" + counters);
+        assertTrue(counter(engine, "watch.misses") >= chains, "a miss per chain, at its end:" + counters);
+        assertTrue(counter(engine, "watch.hits") >= 30, "the chains stay watched after each pause:" + counters);
     }
 
     @Test
