@@ -72,7 +72,7 @@ public final class AqsMutex extends AbstractQueuedSynchronizer implements LockPr
 
     @Override
     public boolean tryLock() {
-        return getState() == 0 && compareAndSetState(0, 1);
+        return tryAcquire(1);
     }
 
     @Override

@@ -54,8 +54,8 @@ public abstract class BargingMutex implements LockPrimitive {
      * Why a class. The facades call their primitive on every acquisition and release. Through the LockPrimitive
      * interface that call is an inlined guess at the receiver's class while one or two classes have passed a call
      * site, and an itable search once three have (several strategies in one JVM). Measured with JMH
-     * LockStrategyCosts on a 2-core EPYC: `adaptive` through the facade 7.6 ns (one class) and 9.1 ns (four)
-     * against a ReentrantLock's 5.2 ns, where the facade adds ~0.1 ns to a final AqsMutex. With the fast paths final
+     * LockStrategyCosts on a 2-core EPYC: `adaptive` through the interface 7.9 ns (one class) and 9.3 ns (four)
+     * against a ReentrantLock's 5.2 ns, where the facade adds ~0.2 ns to a final AqsMutex (docs/performance.md). With the fast paths final
      * in this class, the facade's `p instanceof BargingMutex` (a fixed-depth superclass check) leads to code it
      * inlines whatever the subclass.
      *
@@ -63,9 +63,10 @@ public abstract class BargingMutex implements LockPrimitive {
      * accessors under its own rules. The word is read before each CAS because a CAS that fails (the word has other
      * bits set under contention) costs what a successful one does.
      *
-     * The release. A CAS of LOCKED -> 0 would never lose another bit, but inside a facade it cost 7.1 ns per
-     * lock + unlock against 5.5 ns for the same facade over an AqsMutex, whose release is a volatile store (JMH on a
-     * 2-core EPYC; a CAS waits for the store buffer to drain before it can even read the word). So the release is a
+     * The release. A CAS of LOCKED -> 0 would never lose another bit, but a CAS waits for the store buffer to drain
+     * before it can even read the word, and the facade's own stores are in it: with a CAS release `adaptive` through
+     * the facade took 7.5 ns per lock + unlock, with the store 6.2 ns, where ReentrantLock (whose release is a
+     * volatile store) takes 5.2 ns (JMH LockStrategyCosts on a 2-core EPYC, docs/performance.md). So the release is a
      * store, and a bit that a waiter CASes in between the releaser's read (LOCKED alone) and its store is lost. The
      * releaser then catches it Dekker-style, as AQS's release does with its queue head: the waiter writes `queued`
      * (volatile) before its CAS; the releaser stores the word (volatile) and then reads `queued`. In the total order
@@ -74,8 +75,8 @@ public abstract class BargingMutex implements LockPrimitive {
      * sees the free word (and the waiter takes the lock instead of waiting) or a later holder's LOCKED alone (whose
      * release faces the same choice). A releaser that finds `queued` set although nothing was lost only costs a call.
      *
-     * `queued`: volatile; written only by the subclass (under its own lock, in AdaptiveMutex), read by every fast
-     * release after its store.
+     * `queued`: volatile; written only by the subclass (under whatever guards its queue of waiters), read by every
+     * fast release after its store.
      */
 
     /** The bit of the lock word that means "held". The other bits belong to the subclass. */
@@ -134,8 +135,7 @@ public abstract class BargingMutex implements LockPrimitive {
     @Override
     public final void unlock() {
         if (state == LOCKED) {
-            state = 0; // only the holder writes a word that reads LOCKED alone, but a waiter may CAS in a bit: see
-            // notes
+            state = 0; // a waiter may have CASed in a bit since the read: `queued` tells (see notes)
             if (queued != 0) {
                 releasedWhileQueued();
             }

@@ -49,13 +49,14 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
      * yet run.
      *
      * Acquire. Fast path (final in BargingMutex, so the front's facades inline it; the slow paths below are its
-     * lockContended, lockInterruptiblyContended, unlockContended and releasedWhileQueued): read the word, and CAS in LOCKED if it is clear, keeping PARKED (a barging acquisition; a
+     * lockContended, lockInterruptiblyContended, unlockContended and releasedWhileQueued): read the word, and CAS
+     * in LOCKED if it is clear, keeping PARKED (a barging acquisition; a
      * blind CAS(0, LOCKED) would fail whenever threads are parked, and a failed CAS costs what a successful one does,
      * which was a fifth of an acquisition at 16 threads). Slow path, in a loop: (1) while LOCKED is clear, CAS in LOCKED keeping
      * PARKED (barging: whoever CASes first wins, parked threads included); while LOCKED is set and PARKED clear,
      * spin with Thread.onSpinWait() up to the adaptive limit. (2) Under the monitor: if LOCKED is clear, retry (1);
-     * else set BargingMutex's `queued` flag, then PARKED, and queue the node (at the tail; at the head if the node was woken before and lost the race, so
-     * it keeps its place). (3) Park until the node's status leaves WAITING (AdaptiveWaiter.await, the park loop
+     * else set BargingMutex's `queued` flag, then PARKED, and queue the node (at the tail; at the head if the node
+     * was woken before and lost the race, so it keeps its place). (3) Park until the node's status leaves WAITING (AdaptiveWaiter.await, the park loop
      * shared with AdaptiveReadWrite's readers): GRANTED means the lock was handed over (we own it), WOKEN means an
      * unlock removed us from the queue: clear `woken` and go to (1).
      *
@@ -82,7 +83,8 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
      * PARKED by CAS under the monitor, which the slow unlocker holds while it stores), so the slow unlocker may use
      * plain volatile stores; the fast release's store may overwrite such a CAS, which `queued` reveals (I1).
      * (I3) No lost wake-up: a thread parks only after it saw LOCKED under the monitor and set `queued` and PARKED, so
-     * the holder's release takes the slow path, or stores the word, sees `queued` and restores PARKED and wakes. An unlock that frees the lock without waking anybody read `woken` = W
+     * the holder's release takes the slow path, or stores the word, sees `queued` and restores PARKED and wakes.
+     * An unlock that frees the lock without waking anybody read `woken` = W
      * after its store; W clears `woken` after that (SC order of volatiles), so W's next look at the word sees the
      * free lock or a later holder, whose own release takes the slow path (PARKED is still set, by I1) and wakes.
      * The monitor-free release reads `woken` after its CAS for the same reason. A woken thread that gives up
@@ -321,9 +323,7 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
             } else {
                 // woken, and leaving without competing: pass the wake-up on if the lock is free
                 WOKEN_NODE.compareAndSet(this, node, (AdaptiveWaiter) null);
-                if ((state() & LOCKED) == 0 && WOKEN_NODE.getVolatile(this) == null) {
-                    wake = wakeHead();
-                }
+                wake = wakeHeadIfFree();
             }
         }
         if (wake != null) {
@@ -341,6 +341,24 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
                 return;
             }
         }
+    }
+
+    /** Under the monitor: sets PARKED (the queue is not empty), whether or not the lock is held. */
+    private void setParked() {
+        for (; ; ) {
+            int s = state();
+            if ((s & PARKED) != 0 || compareAndSetState(s, s | PARKED)) {
+                return;
+            }
+        }
+    }
+
+    /**
+     * Under the monitor: wakes the head (see wakeHead) if the lock is free and no woken thread is on its way, which
+     * would compete for it anyway (I3); returns the thread to unpark after leaving the monitor, or null.
+     */
+    private Thread wakeHeadIfFree() {
+        return (state() & LOCKED) == 0 && WOKEN_NODE.getVolatile(this) == null ? wakeHead() : null;
     }
 
     /** Under the monitor: removes the head (if any), marks it WOKEN and in flight; returns its thread or null. */
@@ -371,15 +389,8 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
             if (queue.isEmpty()) {
                 return;
             }
-            for (; ; ) {
-                int s = state();
-                if ((s & PARKED) != 0 || compareAndSetState(s, s | PARKED)) {
-                    break;
-                }
-            }
-            if ((state() & LOCKED) == 0 && WOKEN_NODE.getVolatile(this) == null) {
-                wake = wakeHead();
-            }
+            setParked();
+            wake = wakeHeadIfFree();
         }
         if (wake != null) {
             LockSupport.unpark(wake);
@@ -446,9 +457,7 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
     private void wakeIfFree() {
         Thread wake = null;
         synchronized (queue) {
-            if ((state() & LOCKED) == 0 && WOKEN_NODE.getVolatile(this) == null) {
-                wake = wakeHead();
-            }
+            wake = wakeHeadIfFree();
         }
         if (wake != null) {
             LockSupport.unpark(wake);

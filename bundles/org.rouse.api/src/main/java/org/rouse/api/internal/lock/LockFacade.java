@@ -50,8 +50,9 @@ public final class LockFacade implements SwappableLock {
      * The JIT profiles each call site of this class once for every facade, so once three or more primitive classes
      * have passed through (several strategies in one JVM) an interface call here is megamorphic: never inlined, an
      * itable search per call. Measured with JMH LockStrategyCosts -p mixed=true: `jdk` through the interface 19.2 ns
-     * against 12.8 ns for ReentrantLock, through the direct call 13.3 ns against 13.0 (Intel host); `adaptive` 9.1 ns
-     * through the interface, 7.1–7.3 ns through BargingMutex, against 5.2 ns (EPYC host).
+     * against 12.8 ns for ReentrantLock, through the direct call 13.3 ns against 13.0 (Intel host); `adaptive` with four
+     * classes 9.3 ns through the interface (and a CAS release), 7.0 ns through BargingMutex (and a store release),
+     * against 5.2 ns (EPYC host).
      *
      * Swap (never blocks the swapper): swapTo(next) stores pending = next (volatile; the latest request wins) and calls
      * helpPendingSwap(): if current.tryLock() succeeds and it is still current, the swapper holds the only admission
