@@ -158,6 +158,13 @@ public final class NioSelectorEngine implements SelectorEngine {
     private final LongAdder watchesSkipped = new LongAdder();
 
     /**
+     * Upcalls after which a watch was due but none could start (no watch slot, no interest, or no spare worker), so
+     * the channel was re-armed; with skipped, hits and misses (cut-short watches among them) every watched-for end
+     * counts exactly once.
+     */
+    private final LongAdder watchesUnavailable = new LongAdder();
+
+    /**
      * From a re-arm requested on another thread (an upcall ending) to the loop applying it, just before its next
      * select: the delay omniORB's missing wakeup turned into a select timeout. Recorded by the loops; the recorder
      * is thread-safe and {@link #counters()} folds its intervals into {@link #rearmTotal} under that object's lock.
@@ -426,6 +433,7 @@ public final class NioSelectorEngine implements SelectorEngine {
         counters.put("watch.misses", watcher.misses());
         counters.put("watch.cut.short", watcher.cutShort());
         counters.put("watch.skipped", watchesSkipped.sum());
+        counters.put("watch.unavailable", watchesUnavailable.sum());
         counters.put("watch.active", (long) watcher.watching());
         synchronized (rearmTotal) {
             rearmTotal.add(rearmLatency.getIntervalHistogram());
@@ -683,12 +691,14 @@ public final class NioSelectorEngine implements SelectorEngine {
         // standby, not to the pool's backlog, so it could not take the upcall a cut would queue for it
         ConnectionWatcher.Watch watch = watcher.begin(upcall.session, !upcall.onLoopThread);
         if (watch == null) {
+            watchesUnavailable.increment();
             attachment.endedUnwatched(upcallEnd);
             return false;
         }
         int interest = entry.interestOps();
         if (interest == 0 || !workers.hasSpareWorker()) {
             watcher.abandon(watch);
+            watchesUnavailable.increment();
             attachment.endedUnwatched(upcallEnd);
             return false;
         }

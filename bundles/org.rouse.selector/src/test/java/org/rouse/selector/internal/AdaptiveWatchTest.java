@@ -25,7 +25,11 @@ import org.rouse.api.internal.selector.BundleSelectorView;
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class AdaptiveWatchTest {
 
-    private static final long PERIOD_MICROS = 1_000;
+    /**
+     * The watch period of the tests that space their calls. Back-to-back calls must come within it even on a busy
+     * 2-core host, where a re-arm's p99 reached 0.9 ms: with 1 ms, one such call in a few came late and cost a watch.
+     */
+    private static final long PERIOD_MICROS = 5_000;
 
     private final Rig rig = new Rig();
 
@@ -54,7 +58,10 @@ class AdaptiveWatchTest {
 
     /** The upcalls that have ended, watched or not (a hit ends in the next upcall). */
     private static long ended(NioSelectorEngine engine) {
-        return counter(engine, "watch.skipped") + counter(engine, "watch.misses") + counter(engine, "watch.hits");
+        return counter(engine, "watch.skipped")
+                + counter(engine, "watch.unavailable")
+                + counter(engine, "watch.misses")
+                + counter(engine, "watch.hits");
     }
 
     /** Returns once {@code nanos} nanoseconds have passed: the idle time between two calls of a slow peer. */
