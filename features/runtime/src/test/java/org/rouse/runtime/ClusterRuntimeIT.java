@@ -93,14 +93,16 @@ class ClusterRuntimeIT {
                 // both joined: each has held the lock, and the job runs on one node (its placement bound on both)
                 await().atMost(Duration.ofSeconds(60)).until(() -> store.holds("A") >= 3 && store.holds("B") >= 3);
                 // rouse:jobs tells where the job runs: LEADER(here) on exactly one node, (elsewhere) on the other, and
-                // rouse:cluster on the other node agrees. Leadership may still move while the nodes settle, so the
+                // rouse:cluster on the other node agrees. Only the test job's line counts: the example script host's
+                // own leader job has a latch of its own and may well lead on the other node. Leadership may still move
+                // while the nodes settle, so the
                 // three readings are taken together and retried until they agree, not read one after the other.
                 AtomicReference<String> settledLeader = new AtomicReference<>();
                 AtomicReference<String> lastSeen = new AtomicReference<>("");
                 try {
                     await().atMost(Duration.ofSeconds(30)).until(() -> {
-                        String onA = a.shell("rouse:jobs");
-                        String onB = b.shell("rouse:jobs");
+                        String onA = jobLine(a.shell("rouse:jobs"));
+                        String onB = jobLine(b.shell("rouse:jobs"));
                         lastSeen.set("rouse:jobs on A:\n" + onA + "\nrouse:jobs on B:\n" + onB);
                         String here;
                         if (onA.contains("runOn=LEADER(here)") && onB.contains("runOn=LEADER(elsewhere)")) {
@@ -194,7 +196,8 @@ class ClusterRuntimeIT {
                 try (ForkedRuntime replacement = node(rejoined, runtimeJar, zk.getConnectString(), store.port())) {
                     await().atMost(Duration.ofSeconds(60)).until(() -> store.holds(rejoined) >= 3);
                     await().atMost(Duration.ofSeconds(30))
-                            .until(() -> replacement.shell("rouse:jobs").contains("runOn=LEADER(elsewhere)"));
+                            .until(() ->
+                                    jobLine(replacement.shell("rouse:jobs")).contains("runOn=LEADER(elsewhere)"));
                     String rejoinedStatus = replacement.shell("rouse:cluster");
                     assertTrue(
                             rejoinedStatus.matches("(?s).*job  it-leader +LEADER leader here: no +leader \\S+\\R.*"),
@@ -264,6 +267,15 @@ class ClusterRuntimeIT {
                 }
             }
         }
+    }
+
+    /** The line of {@code rouse:jobs} output that describes the test job {@value ClusterConsumer#JOB}, or "". */
+    static String jobLine(String jobsOutput) {
+        return jobsOutput
+                .lines()
+                .filter(line -> line.matches("(.*\\s)?" + ClusterConsumer.JOB + "\\s.*"))
+                .findFirst()
+                .orElse("");
     }
 
     /** Asserts that every run in {@code runs} is {@code node}'s. */
