@@ -10,7 +10,7 @@ import org.rouse.timer.spi.TimerEntry;
  */
 final class DeadlineHeap {
 
-    /** 0 for the reached heap, 1 for the overflow heap: part of each entry's position (see WheelPosition). */
+    /** {@link WheelPosition#REACHED_HEAP} or {@link WheelPosition#OVERFLOW_HEAP}: part of each entry's position. */
     private final int heap;
 
     private TimerEntry[] nodes = new TimerEntry[16];
@@ -23,7 +23,7 @@ final class DeadlineHeap {
      */
     private int opsSinceResize;
 
-    /** A heap whose entries are marked as in heap {@code heap} (0 reached, 1 overflow; see {@link WheelPosition}). */
+    /** A heap whose entries are marked as in heap {@code heap} (see {@link WheelPosition}). */
     DeadlineHeap(int heap) {
         this.heap = heap;
     }

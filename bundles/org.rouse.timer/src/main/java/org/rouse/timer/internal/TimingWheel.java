@@ -23,8 +23,8 @@ final class TimingWheel {
      * with t > current lives at the level of the highest digit in which t and current differ (t ^ current), in the slot
      * named by t's digit there. Each level has a long bitmap of non-empty slots, so finding the next occupied slot is
      * one Long.numberOfTrailingZeros: no slot is ever visited because time passed over it. Entries with t <= current
-     * are in `reached`, a small min-heap on exact deadlines, which is what lets the dispatcher wake at a timer's own
-     * deadline rather than at a tick boundary. Entries whose highest differing digit is above the top level are in
+     * are in `reached` (a ReachedQueue: a sorted run of whole level-0 slots, plus a heap), ordered by exact
+     * deadline, which is what lets the dispatcher wake at a timer's own deadline rather than at a tick boundary. Entries whose highest differing digit is above the top level are in
      * `overflow`, a min-heap; they enter the wheel when current reaches their top block. A slot's entries form a
      * doubly linked list whose links are ints in the arena arrays (`nextLink`, `previousLink`, indexed by the node's
      * `link`; `nodes` maps an arena slot back to its node): see the note on the arena fields for why.
@@ -160,8 +160,8 @@ final class TimingWheel {
 
     private int spreadTotal;
 
-    private final DeadlineHeap reached = new DeadlineHeap(0);
-    private final DeadlineHeap overflow = new DeadlineHeap(1);
+    private final ReachedQueue reached;
+    private final DeadlineHeap overflow = new DeadlineHeap(WheelPosition.OVERFLOW_HEAP);
     private int size;
     private long cascaded;
 
@@ -180,6 +180,7 @@ final class TimingWheel {
         }
         this.origin = originNanos;
         this.tickShift = tickShift;
+        this.reached = new ReachedQueue(tickShift);
         java.util.Arrays.fill(heads, NONE);
     }
 
@@ -260,8 +261,9 @@ final class TimingWheel {
         if (position == WheelPosition.DETACHED) {
             return false;
         }
-        return (WheelPosition.heapOf(position) == 0 ? reached : overflow)
-                .holds(node, WheelPosition.heapIndex(position));
+        return WheelPosition.heapOf(position) == WheelPosition.OVERFLOW_HEAP
+                ? overflow.holds(node, WheelPosition.heapIndex(position))
+                : reached.holds(node, position);
     }
 
     private void place(TimerEntry node) {
@@ -325,10 +327,10 @@ final class TimingWheel {
             dropLink(node);
         } else if (location == WheelPosition.DETACHED) {
             throw new IllegalStateException("not in this wheel: " + node);
-        } else if (WheelPosition.heapOf(location) == 0) {
-            reached.remove(node);
-        } else {
+        } else if (WheelPosition.heapOf(location) == WheelPosition.OVERFLOW_HEAP) {
             overflow.remove(node);
+        } else {
+            reached.remove(node);
         }
         size--;
     }
@@ -398,6 +400,10 @@ final class TimingWheel {
                 heads[index] = NONE;
                 slotSize[index] = 0;
                 occupied[row] &= ~(1L << eventSlot);
+                if (eventLevel == 0) { // every entry of the slot is of this very tick: sorted onto reached at once
+                    reachTick(link);
+                    continue;
+                }
                 while (link != NONE) {
                     int next = nextLink[link];
                     TimerEntry node = nodes[link];
@@ -405,7 +411,7 @@ final class TimingWheel {
                     if (eventLevel > 0) {
                         cascaded++;
                     }
-                    place(node); // level 0: tick == current, so into reached; else strictly lower
+                    place(node); // strictly lower, or into reached if of this tick
                     link = next;
                 }
             }
@@ -420,10 +426,22 @@ final class TimingWheel {
             stagedAtTick = current;
             stage();
         }
-        while (!reached.isEmpty() && reached.peek().deadlineNanos() - nowNanos <= 0) {
-            due.add(reached.poll());
-            size--;
+        size -= reached.pollDue(nowNanos, due);
+    }
+
+    /**
+     * Moves the list that starts at arena slot {@code link}, every entry of which is of tick {@code current}, to
+     * {@link #reached} as one sorted batch (see ReachedQueue).
+     */
+    private void reachTick(int link) {
+        while (link != NONE) {
+            int next = nextLink[link];
+            TimerEntry node = nodes[link];
+            dropLink(node);
+            reached.gather(node); // which sets its position
+            link = next;
         }
+        reached.appendGathered(origin + (current << tickShift));
     }
 
     /**
@@ -476,14 +494,7 @@ final class TimingWheel {
         heads[first] = NONE;
         slotSize[first] = 0;
         occupied[level0Row] &= ~1L;
-        while (link != NONE) {
-            int next = nextLink[link];
-            TimerEntry node = nodes[link];
-            node.enginePosition(WheelPosition.DETACHED);
-            dropLink(node);
-            reached.add(node);
-            link = next;
-        }
+        reachTick(link);
         // The deferred entries are all due after this block, so they are placed over the block's 64 ticks rather than
         // all now: at 100,000 timers of 500 ms, a level-2 boundary deferred ~90,000 of them, a ~10 ms cascade.
         int rest = heads[DEFERRED];
@@ -577,7 +588,7 @@ final class TimingWheel {
         long wake = Long.MAX_VALUE;
         boolean found = false;
         if (!reached.isEmpty()) {
-            wake = reached.peek().deadlineNanos();
+            wake = reached.firstDeadline();
             found = true;
         }
         if (nextSlotOrOverflowTick() != Long.MAX_VALUE) {
@@ -637,11 +648,14 @@ final class TimingWheel {
         if (location == WheelPosition.DETACHED) {
             return WheelPosition.DETACHED;
         }
-        return WheelPosition.heapOf(location) == 0 ? WheelPosition.CURRENT : WheelPosition.OVERFLOW;
+        return WheelPosition.heapOf(location) == WheelPosition.OVERFLOW_HEAP
+                ? WheelPosition.OVERFLOW
+                : WheelPosition.CURRENT;
     }
 
     /** Throws if an invariant of the implementation notes does not hold; O(n), for tests. */
     void checkInvariants() {
+        reached.checkInvariants();
         int counted = reached.size() + overflow.size();
         int stagingRow = LEVELS - level0Row;
         int sourceLevel = stagedSource < 0 ? -1 : stagedSource / SLOTS;

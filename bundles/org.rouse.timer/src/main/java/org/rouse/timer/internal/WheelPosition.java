@@ -9,9 +9,10 @@ import org.rouse.timer.spi.TimerEntry;
  * names the engine holding it), so arming allocates nothing and disarming finds the entry in O(1).
  *
  * <p>The position is {@code level * 64 + slot} while the entry is in a slot list (its link then names its arena slot
- * in the wheel's link arrays), {@link #DETACHED} while it is in no structure, or, while it is in a
- * {@link DeadlineHeap}, {@code -2 - (index * 2 + heap)} with {@code heap} 0 for the reached heap and 1 for the
- * overflow heap: one int holds both where the entry is and its heap position.
+ * in the wheel's link arrays), {@link #DETACHED} while it is in no structure, or, while it is in one of the wheel's
+ * arrays of entries outside the slot lists, {@code -2 - (index * 4 + array)} with {@code array}
+ * {@link #REACHED_HEAP}, {@link #OVERFLOW_HEAP} or {@link #REACHED_RUN} (see {@link ReachedQueue}): one int holds
+ * both where the entry is and its index there.
  */
 final class WheelPosition {
 
@@ -22,20 +23,27 @@ final class WheelPosition {
     /** In the overflow heap of entries beyond the wheel's span (as {@link TimingWheel#levelOf} reports it). */
     static final int OVERFLOW = -3;
 
+    /** The reached entries' heap: those reached out of tick order (see {@link ReachedQueue}). */
+    static final int REACHED_HEAP = 0;
+    /** The heap of entries beyond the wheel's span. */
+    static final int OVERFLOW_HEAP = 1;
+    /** The reached entries' sorted run: those reached a tick at a time (see {@link ReachedQueue}). */
+    static final int REACHED_RUN = 2;
+
     private WheelPosition() {}
 
-    /** The position of an entry at {@code index} in heap {@code heap} (0 reached, 1 overflow). */
-    static int inHeap(int heap, int index) {
-        return -2 - ((index << 1) | heap);
+    /** The position of an entry at {@code index} in array {@code array} ({@link #REACHED_HEAP} ...). */
+    static int inHeap(int array, int index) {
+        return -2 - ((index << 2) | array);
     }
 
-    /** Which heap an entry whose position is below {@link #DETACHED} is in: 0 reached, 1 overflow. */
+    /** Which array an entry whose position is below {@link #DETACHED} is in: {@link #REACHED_HEAP} ... */
     static int heapOf(int position) {
-        return (-2 - position) & 1;
+        return (-2 - position) & 3;
     }
 
-    /** The index in its heap of an entry whose position is below {@link #DETACHED}. */
+    /** The index in its array of an entry whose position is below {@link #DETACHED}. */
     static int heapIndex(int position) {
-        return (-2 - position) >>> 1;
+        return (-2 - position) >>> 2;
     }
 }

@@ -301,7 +301,7 @@ class TimingWheelTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"7, 300, 12", "11, 9000, 700", "13, 300000, 40000"})
+    @CsvSource({"7, 300, 12", "11, 9000, 700", "13, 300000, 40000", "17, 200, 1"})
     void denseRandomScheduleCancelAndAdvanceAcrossStagedBlocksMatchesASortedModel(
             long seed, long maxDelayTicks, long maxStepTicks) {
         Random random = new Random(seed);
@@ -335,6 +335,44 @@ class TimingWheelTest {
             assertEquals(live.size(), wheel.size());
         }
         assertTrue(wheel.cascaded() > 0);
+    }
+
+    @Test
+    void aTickReachedAsAWholeFiresInDeadlineOrderAroundCancelsAndArmsForTheSameTick() {
+        Random random = new Random(3);
+        long tickStart = 70 * TICK; // a level-1 slot at first: reached as one sorted batch (ReachedQueue's run)
+        List<TimerEntry> live = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            live.add(add(tickStart + random.nextInt((int) TICK)));
+        }
+        long part = tickStart + TICK / 4;
+        List<TimerEntry> early = advanceTo(part);
+        live.removeAll(early);
+        live.sort(Comparator.comparingLong(n -> n.deadlineNanos() - ORIGIN));
+        wheel.remove(live.remove(0)); // the run's first entry, then some in its middle
+        wheel.checkInvariants();
+        for (int i = 0; i < 20; i++) {
+            wheel.remove(live.remove(random.nextInt(live.size())));
+            wheel.checkInvariants();
+        }
+        for (int i = 0; i < 50; i++) { // armed for the tick already reached: the queue's heap, merged with the run
+            live.add(add(part + random.nextInt((int) (TICK * 3 / 4))));
+        }
+        assertEquals(live.size(), wheel.size());
+        List<TimerEntry> late = advanceTo(tickStart + TICK);
+
+        assertFalse(early.isEmpty());
+        for (TimerEntry node : early) {
+            assertTrue(node.deadlineNanos() - (ORIGIN + part) <= 0, "fired before its deadline");
+        }
+        List<TimerEntry> fired = new ArrayList<>(early);
+        fired.addAll(late);
+        for (int i = 1; i < fired.size(); i++) {
+            assertTrue(fired.get(i).deadlineNanos() - fired.get(i - 1).deadlineNanos() >= 0, "order at " + i);
+        }
+        assertEquals(live.size(), late.size());
+        assertTrue(late.containsAll(live));
+        assertTrue(wheel.isEmpty());
     }
 
     @Test

@@ -1,0 +1,310 @@
+package org.rouse.timer.internal;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+import org.rouse.timer.spi.TimerEntry;
+
+/**
+ * The entries whose tick a {@link TimingWheel} has reached, in deadline order: what the dispatcher fires next. Not
+ * thread-safe: the engine's lock guards it.
+ */
+final class ReachedQueue {
+
+    /*
+     * Implementation notes.
+     *
+     * Why not one heap. A busy wheel moves a whole level-0 slot here at each tick (10,000 timers of 50 ms: ~100
+     * entries per tick of 524 µs) and takes them out again within the tick. In a binary heap each of those entries
+     * costs a sift up and a sift down of ~7 levels, and each level reads the deadline of another entry (an object of
+     * its own, mostly not in cache) and writes its position: in a single-threaded probe of the wheel the heap took half
+     * of the wheel's time per event.
+     *
+     * Layout. A sorted run (`run`, `runDeadlines`, from `runStart` to `runEnd`) and a DeadlineHeap (`heap`). A slot
+     * that the wheel reaches as a whole is gathered, sorted once and appended to the run: the sort works on one long
+     * per entry (the deadline's offset within the tick, shifted above the entry's gathering index), so it reads each
+     * entry once and compares primitives only; firing then reads the next deadline from `runDeadlines` without
+     * touching the entry. A removed entry leaves a null in the run. Whatever is reached on its own (an arm for the
+     * current tick, a cascaded late arrival, a spread entry) goes into the heap, as does a batch that would not keep
+     * the run sorted (never, as the wheel calls it: it gathers one slot per tick, in tick order, and every entry of an
+     * earlier tick has an earlier deadline).
+     *
+     * Invariants (checked by checkInvariants).
+     * 1. runDeadlines is non-decreasing (a - b >= 0, the nanoTime way) from runStart to runEnd, over every index,
+     *    null or not, and runDeadlines[i] is run[i]'s deadline where run[i] is not null.
+     * 2. An entry at run index i has position inHeap(REACHED_RUN, i); `runLive` counts the non-null run entries.
+     * 3. run[runStart] is not null unless the run is empty, in which case runStart == runEnd == 0.
+     * 4. Nothing is gathered between calls: gathering starts and ends within one call of the wheel.
+     */
+
+    private final DeadlineHeap heap = new DeadlineHeap(WheelPosition.REACHED_HEAP);
+    /** Bits of a deadline's offset within its tick (the wheel's tick shift); the gathering index gets the rest. */
+    private final int offsetBits;
+
+    private TimerEntry[] run = new TimerEntry[64];
+    private long[] runDeadlines = new long[64];
+    private int runStart;
+    private int runEnd;
+    private int runLive;
+
+    private TimerEntry[] gathered = new TimerEntry[64];
+    private long[] keys = new long[64];
+    private int gatheredCount;
+    /** Emptyings in a row of a run that never filled a quarter of its array: see {@link #shrinkIfIdle}. */
+    private int smallSinceResize;
+    /** The most entries the run held since it was last empty. */
+    private int peakSinceEmpty;
+
+    ReachedQueue(int tickShift) {
+        if (tickShift < 0 || tickShift > 40) {
+            throw new IllegalArgumentException("tick shift " + tickShift + " is not within 0..40");
+        }
+        this.offsetBits = tickShift;
+    }
+
+    int size() {
+        return runLive + heap.size();
+    }
+
+    boolean isEmpty() {
+        return runLive == 0 && heap.isEmpty();
+    }
+
+    /** Adds one entry reached on its own. */
+    void add(TimerEntry node) {
+        heap.add(node);
+    }
+
+    /** Gathers an entry of the tick starting at the {@code tickStartNanos} passed to the next {@link #appendGathered}. */
+    void gather(TimerEntry node) {
+        if (gatheredCount == gathered.length) {
+            gathered = Arrays.copyOf(gathered, gatheredCount * 2);
+            keys = Arrays.copyOf(keys, gatheredCount * 2);
+        }
+        gathered[gatheredCount++] = node;
+    }
+
+    /**
+     * Adds every gathered entry, all of the tick that starts at {@code tickStartNanos}: sorted onto the run when they
+     * follow it, else into the heap.
+     */
+    void appendGathered(long tickStartNanos) {
+        int n = gatheredCount;
+        if (n == 0) {
+            return;
+        }
+        gatheredCount = 0;
+        long offsetLimit = 1L << offsetBits;
+        int indexBits = 63 - offsetBits;
+        boolean sortable = indexBits >= 31 || n < (1 << indexBits);
+        for (int i = 0; i < n && sortable; i++) {
+            long offset = gathered[i].deadlineNanos() - tickStartNanos;
+            sortable = offset >= 0 && offset < offsetLimit;
+            keys[i] = (offset << indexBits) | i;
+        }
+        if (sortable) {
+            Arrays.sort(keys, 0, n);
+            long first = tickStartNanos + (keys[0] >>> indexBits);
+            sortable = runLive == 0 || first - runDeadlines[runEnd - 1] >= 0;
+        }
+        if (!sortable) {
+            for (int i = 0; i < n; i++) {
+                heap.add(gathered[i]);
+                gathered[i] = null;
+            }
+            return;
+        }
+        makeRoom(n);
+        long indexMask = (1L << indexBits) - 1;
+        for (int i = 0; i < n; i++) {
+            long key = keys[i];
+            int from = (int) (key & indexMask);
+            TimerEntry node = gathered[from];
+            gathered[from] = null;
+            run[runEnd] = node;
+            runDeadlines[runEnd] = tickStartNanos + (key >>> indexBits);
+            node.enginePosition(WheelPosition.inHeap(WheelPosition.REACHED_RUN, runEnd));
+            runEnd++;
+        }
+        runLive += n;
+        peakSinceEmpty = Math.max(peakSinceEmpty, runLive);
+    }
+
+    /** Makes room for {@code n} more run entries at runEnd: compacts the live ones to the front, or grows. */
+    private void makeRoom(int n) {
+        if (runEnd + n <= run.length) {
+            return;
+        }
+        int live = runEnd - runStart;
+        if (live + n > run.length) {
+            int length = Integer.highestOneBit(live + n - 1) << 1;
+            TimerEntry[] grown = new TimerEntry[length];
+            long[] grownDeadlines = new long[length];
+            System.arraycopy(run, runStart, grown, 0, live);
+            System.arraycopy(runDeadlines, runStart, grownDeadlines, 0, live);
+            run = grown;
+            runDeadlines = grownDeadlines;
+        } else {
+            System.arraycopy(run, runStart, run, 0, live);
+            System.arraycopy(runDeadlines, runStart, runDeadlines, 0, live);
+            Arrays.fill(run, live, runEnd, null);
+        }
+        for (int i = 0; i < live; i++) {
+            if (run[i] != null) {
+                run[i].enginePosition(WheelPosition.inHeap(WheelPosition.REACHED_RUN, i));
+            }
+        }
+        runStart = 0;
+        runEnd = live;
+    }
+
+    /** The earliest deadline here; only meaningful when not {@link #isEmpty()}. */
+    long firstDeadline() {
+        if (runLive == 0) {
+            return heap.peek().deadlineNanos();
+        }
+        long fromRun = runDeadlines[runStart];
+        return heap.isEmpty() || fromRun - heap.peek().deadlineNanos() <= 0
+                ? fromRun
+                : heap.peek().deadlineNanos();
+    }
+
+    /** Moves every entry due by {@code nowNanos} to {@code due}, in deadline order; returns how many. */
+    int pollDue(long nowNanos, List<TimerEntry> due) {
+        int moved = 0;
+        for (; ; ) {
+            boolean fromRun = runLive > 0 && runDeadlines[runStart] - nowNanos <= 0;
+            TimerEntry next = heap.peek();
+            boolean fromHeap = next != null && next.deadlineNanos() - nowNanos <= 0;
+            if (fromRun && fromHeap) {
+                fromHeap = next.deadlineNanos() - runDeadlines[runStart] < 0;
+                fromRun = !fromHeap;
+            }
+            if (fromRun) {
+                TimerEntry node = run[runStart];
+                run[runStart] = null;
+                node.enginePosition(WheelPosition.DETACHED);
+                runLive--;
+                skipRemoved();
+                due.add(node);
+            } else if (fromHeap) {
+                due.add(heap.poll());
+            } else {
+                return moved;
+            }
+            moved++;
+        }
+    }
+
+    /** Removes {@code node}, which is here (its position says where). */
+    void remove(TimerEntry node) {
+        int position = node.enginePosition();
+        if (WheelPosition.heapOf(position) == WheelPosition.REACHED_HEAP) {
+            heap.remove(node);
+            return;
+        }
+        int index = WheelPosition.heapIndex(position);
+        run[index] = null;
+        node.enginePosition(WheelPosition.DETACHED);
+        runLive--;
+        if (index == runStart) {
+            skipRemoved();
+        } else if (runLive == 0) {
+            emptied();
+        }
+    }
+
+    /** Whether {@code node} is here at {@code position} (checked, not trusted: see TimingWheel#holds). */
+    boolean holds(TimerEntry node, int position) {
+        int index = WheelPosition.heapIndex(position);
+        if (WheelPosition.heapOf(position) == WheelPosition.REACHED_HEAP) {
+            return heap.holds(node, index);
+        }
+        return index >= runStart && index < runEnd && run[index] == node;
+    }
+
+    /** Moves every entry to {@code sink} (unordered) and empties the queue. */
+    void removeAll(Consumer<TimerEntry> sink) {
+        for (int i = runStart; i < runEnd; i++) {
+            TimerEntry node = run[i];
+            if (node != null) {
+                run[i] = null;
+                node.enginePosition(WheelPosition.DETACHED);
+                sink.accept(node);
+            }
+        }
+        runLive = 0;
+        emptied();
+        heap.removeAll(sink);
+    }
+
+    /** Moves runStart past removed entries (invariant 3). */
+    private void skipRemoved() {
+        if (runLive == 0) {
+            emptied();
+            return;
+        }
+        while (run[runStart] == null) {
+            runStart++;
+        }
+    }
+
+    private void emptied() {
+        Arrays.fill(run, runStart, runEnd, null);
+        runStart = 0;
+        runEnd = 0;
+        shrinkIfIdle();
+        peakSinceEmpty = 0;
+    }
+
+    /**
+     * Halves the arrays after as many emptyings in a row as they have slots in which the run never filled a quarter
+     * of them, so a burst of timers in one tick does not pin its arrays for good while a run that fills and empties
+     * every tick keeps them.
+     */
+    private void shrinkIfIdle() {
+        if (run.length <= 64 || peakSinceEmpty >= run.length / 4) {
+            smallSinceResize = 0;
+            return;
+        }
+        if (++smallSinceResize > run.length) {
+            int length = run.length / 2;
+            run = new TimerEntry[length];
+            runDeadlines = new long[length];
+            gathered = new TimerEntry[Math.max(64, length)];
+            keys = new long[gathered.length];
+            smallSinceResize = 0;
+        }
+    }
+
+    /** Throws if an invariant of the implementation notes does not hold; O(n), for tests. */
+    void checkInvariants() {
+        if (gatheredCount != 0) {
+            throw new AssertionError(gatheredCount + " entries left gathered");
+        }
+        if (runLive == 0 && (runStart != 0 || runEnd != 0)) {
+            throw new AssertionError("an empty run from " + runStart + " to " + runEnd);
+        }
+        if (runLive > 0 && run[runStart] == null) {
+            throw new AssertionError("the run starts at a removed entry, index " + runStart);
+        }
+        int live = 0;
+        for (int i = runStart; i < runEnd; i++) {
+            if (i > runStart && runDeadlines[i] - runDeadlines[i - 1] < 0) {
+                throw new AssertionError("the run is out of order at index " + i);
+            }
+            TimerEntry node = run[i];
+            if (node == null) {
+                continue;
+            }
+            live++;
+            if (node.enginePosition() != WheelPosition.inHeap(WheelPosition.REACHED_RUN, i)
+                    || node.deadlineNanos() != runDeadlines[i]) {
+                throw new AssertionError("run entry " + i + " says it is elsewhere or has another deadline");
+            }
+        }
+        if (live != runLive) {
+            throw new AssertionError("the run counts " + runLive + " live entries of " + live);
+        }
+    }
+}
