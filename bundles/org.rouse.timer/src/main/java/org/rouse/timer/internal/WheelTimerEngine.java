@@ -613,114 +613,124 @@ public final class WheelTimerEngine implements TimerEngine {
 
     /** A worker's loop: produce a batch, run a task, lead, watch or follow (see the notes). */
     private void work(Worker me) {
-        for (; ; ) {
-            long kernelSlack = kernelSlackNanos;
-            if (kernelSlack != me.kernelSlackNanos) { // at start and after a reconfiguration: only for itself
-                me.kernelSlackNanos = kernelSlack;
-                KernelTimerSlack.setForCurrentThread(kernelSlack);
+        // The loop body is a method of its own: a loop that never returns runs compiled only through on-stack
+        // replacement, and each deoptimization of that code (a branch first taken at a round of swaps, a cancel
+        // of many timers) left the worker interpreted until the loop was compiled again; 12 % of a busy engine's
+        // CPU was spent in the interpreter. A method called per turn is back in compiled code at its next call.
+        while (turn(me)) {
+            // the next turn
+        }
+    }
+
+    /** One turn of a worker's loop (see the notes); false once the worker has retired. */
+    private boolean turn(Worker me) {
+        long kernelSlack = kernelSlackNanos;
+        if (kernelSlack != me.kernelSlackNanos) { // at start and after a reconfiguration: only for itself
+            me.kernelSlackNanos = kernelSlack;
+            KernelTimerSlack.setForCurrentThread(kernelSlack);
+        }
+        Runnable task = null;
+        Worker wake = null;
+        int step;
+        boolean forever = false;
+        long waitNanos = 0;
+        synchronized (lock) {
+            long now = System.nanoTime();
+            if (me.inTask) {
+                me.inTask = false;
+                running--;
+                taskNanosEstimate += (now - me.taskStartNanos - taskNanosEstimate) >> 3;
             }
-            Runnable task = null;
-            Worker wake = null;
-            int step;
-            boolean forever = false;
-            long waitNanos = 0;
-            synchronized (lock) {
-                long now = System.nanoTime();
-                if (me.inTask) {
-                    me.inTask = false;
-                    running--;
-                    taskNanosEstimate += (now - me.taskStartNanos - taskNanosEstimate) >> 3;
-                }
-                if (leader == me) {
-                    leader = null;
+            if (leader == me) {
+                leader = null;
+                awake = true;
+            }
+            if (watchdog == me) {
+                watchdog = null;
+                watchdogWakeups.increment();
+            }
+            if (me.inIdle) { // a spurious return from park
+                idle.remove(me);
+                me.inIdle = false;
+            }
+            if (shutDown ? ready.isEmpty() : liveWorkers > targetWorkers) {
+                retireLocked(me);
+                return false;
+            }
+            boolean toWatch = me.watchOnWake;
+            me.watchOnWake = false;
+            boolean leaderOverdue = leader != null && !awake && !parkedForever && parkedUntil - now <= 0;
+            if ((leader == null || leaderOverdue)
+                    && !shutDown
+                    && !wheel.isEmpty()
+                    && wheel.nextWakeNanos() + slackNanos - now <= 0) {
+                // No one leads, or the leader is parked until a time that has passed (see "Taking over"): this
+                // awake worker fires now instead of waiting for the leader's wake-up.
+                wheel.advance(now, me.due);
+                if (leader != null && !me.due.isEmpty()) {
                     awake = true;
-                }
-                if (watchdog == me) {
-                    watchdog = null;
-                    watchdogWakeups.increment();
-                }
-                if (me.inIdle) { // a spurious return from park
-                    idle.remove(me);
-                    me.inIdle = false;
-                }
-                if (shutDown ? ready.isEmpty() : liveWorkers > targetWorkers) {
-                    retireLocked(me);
-                    return;
-                }
-                boolean toWatch = me.watchOnWake;
-                me.watchOnWake = false;
-                boolean leaderOverdue = leader != null && !awake && !parkedForever && parkedUntil - now <= 0;
-                if ((leader == null || leaderOverdue)
-                        && !shutDown
-                        && !wheel.isEmpty()
-                        && wheel.nextWakeNanos() + slackNanos - now <= 0) {
-                    // No one leads, or the leader is parked until a time that has passed (see "Taking over"): this
-                    // awake worker fires now instead of waiting for the leader's wake-up.
-                    wheel.advance(now, me.due);
-                    if (leader != null && !me.due.isEmpty()) {
-                        awake = true;
-                        takeovers.increment();
-                    }
-                }
-                if (!me.due.isEmpty()) {
-                    leader = me;
-                    step = PRODUCE;
-                } else if (toWatch && watchdog == null && (waitNanos = watchWaitLocked(now)) > 0) {
-                    watchdog = me; // woken by a producer to watch its batch, not to share it
-                    step = WATCH;
-                } else if ((task = ready.poll()) != null) {
-                    step = RUN;
-                    me.inTask = true;
-                    me.taskStartNanos = now;
-                    running++;
-                    wake = helperLocked(me, now);
-                } else if (leader == null) {
-                    leader = me;
-                    forever = wheel.isEmpty();
-                    waitNanos = forever ? 0 : Math.max(1, wheel.nextWakeNanos() + slackNanos - now);
-                    parkedForever = forever;
-                    parkedUntil = now + waitNanos;
-                    awake = false;
-                    step = LEAD;
-                } else if (watchdog == null && helpAfterNanos > 0 && (waitNanos = watchWaitLocked(now)) > 0) {
-                    watchdog = me;
-                    step = WATCH;
-                } else {
-                    idle.push(me);
-                    me.inIdle = true;
-                    step = FOLLOW;
+                    takeovers.increment();
                 }
             }
-            switch (step) {
-                case PRODUCE -> produce(me);
-                case RUN -> {
-                    if (wake != null) {
-                        handoffs.increment();
-                        LockSupport.unpark(wake);
-                    }
-                    runTask(task);
-                }
-                case LEAD -> {
-                    if (forever) {
-                        LockSupport.park(this);
-                    } else {
-                        waitFor(waitNanos);
-                    }
-                    Thread.interrupted(); // a stray interrupt would make every later park return at once
-                    wakeups.increment();
-                }
-                case WATCH -> {
-                    LockSupport.parkNanos(this, waitNanos);
-                    Thread.interrupted();
-                    wakeups.increment();
-                }
-                default -> {
-                    LockSupport.park(this);
-                    Thread.interrupted();
-                    wakeups.increment();
-                }
+            if (!me.due.isEmpty()) {
+                leader = me;
+                step = PRODUCE;
+            } else if (toWatch && watchdog == null && (waitNanos = watchWaitLocked(now)) > 0) {
+                watchdog = me; // woken by a producer to watch its batch, not to share it
+                step = WATCH;
+            } else if ((task = ready.poll()) != null) {
+                step = RUN;
+                me.inTask = true;
+                me.taskStartNanos = now;
+                running++;
+                wake = helperLocked(me, now);
+            } else if (leader == null) {
+                leader = me;
+                forever = wheel.isEmpty();
+                waitNanos = forever ? 0 : Math.max(1, wheel.nextWakeNanos() + slackNanos - now);
+                parkedForever = forever;
+                parkedUntil = now + waitNanos;
+                awake = false;
+                step = LEAD;
+            } else if (watchdog == null && helpAfterNanos > 0 && (waitNanos = watchWaitLocked(now)) > 0) {
+                watchdog = me;
+                step = WATCH;
+            } else {
+                idle.push(me);
+                me.inIdle = true;
+                step = FOLLOW;
             }
         }
+        switch (step) {
+            case PRODUCE -> produce(me);
+            case RUN -> {
+                if (wake != null) {
+                    handoffs.increment();
+                    LockSupport.unpark(wake);
+                }
+                runTask(task);
+            }
+            case LEAD -> {
+                if (forever) {
+                    LockSupport.park(this);
+                } else {
+                    waitFor(waitNanos);
+                }
+                Thread.interrupted(); // a stray interrupt would make every later park return at once
+                wakeups.increment();
+            }
+            case WATCH -> {
+                LockSupport.parkNanos(this, waitNanos);
+                Thread.interrupted();
+                wakeups.increment();
+            }
+            default -> {
+                LockSupport.park(this);
+                Thread.interrupted();
+                wakeups.increment();
+            }
+        }
+        return true;
     }
 
     /**
