@@ -25,7 +25,8 @@ final class ReachedQueue {
      * per entry (the deadline's offset within the tick, shifted above the entry's gathering index), so it reads each
      * entry once and compares primitives only; firing then reads the next deadline from `runDeadlines` without
      * touching the entry. A removed entry leaves a null in the run. Whatever is reached on its own (an arm for the
-     * current tick, a cascaded late arrival, a spread entry) goes into the heap, as does a batch that would not keep
+     * current tick or the past, an entry of the current tick cascaded from a higher slot, a spread entry, an entry
+     * re-placed by a rebuild of the wheel) goes into the heap, as does a batch that would not keep
      * the run sorted (never, as the wheel calls it: it gathers one slot per tick, in tick order, and every entry of an
      * earlier tick has an earlier deadline).
      *
@@ -35,6 +36,11 @@ final class ReachedQueue {
      * 2. An entry at run index i has position inHeap(REACHED_RUN, i); `runLive` counts the non-null run entries.
      * 3. run[runStart] is not null unless the run is empty, in which case runStart == runEnd == 0.
      * 4. Nothing is gathered between calls: gathering starts and ends within one call of the wheel.
+     *
+     * Sizes. The run's arrays grow to the largest run (a burst of timers in one tick) and are halved after
+     * SHRINK_AFTER appends in a row that needed under a quarter of them; the gathering arrays likewise after as many
+     * batches. A run that fills and drains every tick keeps its arrays; a burst's are given back within seconds of
+     * steady work (at one append per tick), never while the engine is idle.
      */
 
     private final DeadlineHeap heap = new DeadlineHeap(WheelPosition.REACHED_HEAP);
@@ -50,10 +56,18 @@ final class ReachedQueue {
     private TimerEntry[] gathered = new TimerEntry[64];
     private long[] keys = new long[64];
     private int gatheredCount;
-    /** Emptyings in a row of a run that never filled a quarter of its array: see {@link #shrinkIfIdle}. */
-    private int smallSinceResize;
-    /** The most entries the run held since it was last empty. */
-    private int peakSinceEmpty;
+    /** Appends in a row that needed under a quarter of the run's arrays: see {@link #shrinkIfOversized}. */
+    private int smallAppends;
+    /** Batches in a row that filled under a quarter of the gathering arrays: as {@link #smallAppends}. */
+    private int smallGathers;
+
+    /** The smallest length of each array. */
+    private static final int MIN_LENGTH = 64;
+    /**
+     * Appends (or batches) in a row, each needing under a quarter of an array, after which the array is halved: at one
+     * append per tick, a run grown by a burst is back to its floor within seconds of steady work.
+     */
+    static final int SHRINK_AFTER = 1024;
 
     ReachedQueue(int tickShift) {
         if (tickShift < 0 || tickShift > 40) {
@@ -112,8 +126,10 @@ final class ReachedQueue {
                 heap.add(gathered[i]);
                 gathered[i] = null;
             }
+            shrinkGatheringIfOversized(n);
             return;
         }
+        shrinkRunIfOversized(n);
         makeRoom(n);
         long indexMask = (1L << indexBits) - 1;
         for (int i = 0; i < n; i++) {
@@ -127,7 +143,7 @@ final class ReachedQueue {
             runEnd++;
         }
         runLive += n;
-        peakSinceEmpty = Math.max(peakSinceEmpty, runLive);
+        shrinkGatheringIfOversized(n);
     }
 
     /** Makes room for {@code n} more run entries at runEnd: compacts the live ones to the front, or grows. */
@@ -137,25 +153,61 @@ final class ReachedQueue {
         }
         int live = runEnd - runStart;
         if (live + n > run.length) {
-            int length = Integer.highestOneBit(live + n - 1) << 1;
-            TimerEntry[] grown = new TimerEntry[length];
-            long[] grownDeadlines = new long[length];
-            System.arraycopy(run, runStart, grown, 0, live);
-            System.arraycopy(runDeadlines, runStart, grownDeadlines, 0, live);
-            run = grown;
-            runDeadlines = grownDeadlines;
-        } else {
-            System.arraycopy(run, runStart, run, 0, live);
-            System.arraycopy(runDeadlines, runStart, runDeadlines, 0, live);
-            Arrays.fill(run, live, runEnd, null);
+            resizeRun(Integer.highestOneBit(live + n - 1) << 1);
+            return;
         }
-        for (int i = 0; i < live; i++) {
+        System.arraycopy(run, runStart, run, 0, live);
+        System.arraycopy(runDeadlines, runStart, runDeadlines, 0, live);
+        Arrays.fill(run, live, runEnd, null);
+        movedTo(0, live);
+    }
+
+    /**
+     * Halves the run's arrays after {@link #SHRINK_AFTER} appends in a row that, with {@code n} more entries, would
+     * fill under a quarter of them, so a burst of timers in one tick does not pin its arrays while the engine keeps
+     * working, and a run that fills and drains every tick keeps them.
+     */
+    private void shrinkRunIfOversized(int n) {
+        if (run.length <= MIN_LENGTH || runEnd - runStart + n >= run.length / 4) {
+            smallAppends = 0;
+        } else if (++smallAppends > SHRINK_AFTER) {
+            smallAppends = 0;
+            resizeRun(run.length / 2);
+        }
+    }
+
+    /** As {@link #shrinkRunIfOversized}, for the gathering arrays after a batch of {@code n}. */
+    private void shrinkGatheringIfOversized(int n) {
+        if (gathered.length <= MIN_LENGTH || n >= gathered.length / 4) {
+            smallGathers = 0;
+        } else if (++smallGathers > SHRINK_AFTER) {
+            smallGathers = 0;
+            gathered = new TimerEntry[gathered.length / 2];
+            keys = new long[gathered.length];
+        }
+    }
+
+    /** Moves the run (runStart..runEnd, removed entries included) to the front of new arrays of {@code length}. */
+    private void resizeRun(int length) {
+        int live = runEnd - runStart;
+        TimerEntry[] resized = new TimerEntry[length];
+        long[] resizedDeadlines = new long[length];
+        System.arraycopy(run, runStart, resized, 0, live);
+        System.arraycopy(runDeadlines, runStart, resizedDeadlines, 0, live);
+        run = resized;
+        runDeadlines = resizedDeadlines;
+        movedTo(0, live);
+    }
+
+    /** The run now lies at {@code start}..{@code start + live}: its entries' positions say so. */
+    private void movedTo(int start, int live) {
+        for (int i = start; i < start + live; i++) {
             if (run[i] != null) {
                 run[i].enginePosition(WheelPosition.inHeap(WheelPosition.REACHED_RUN, i));
             }
         }
-        runStart = 0;
-        runEnd = live;
+        runStart = start;
+        runEnd = start + live;
     }
 
     /** The earliest deadline here; only meaningful when not {@link #isEmpty()}. */
@@ -253,28 +305,11 @@ final class ReachedQueue {
         Arrays.fill(run, runStart, runEnd, null);
         runStart = 0;
         runEnd = 0;
-        shrinkIfIdle();
-        peakSinceEmpty = 0;
     }
 
-    /**
-     * Halves the arrays after as many emptyings in a row as they have slots in which the run never filled a quarter
-     * of them, so a burst of timers in one tick does not pin its arrays for good while a run that fills and empties
-     * every tick keeps them.
-     */
-    private void shrinkIfIdle() {
-        if (run.length <= 64 || peakSinceEmpty >= run.length / 4) {
-            smallSinceResize = 0;
-            return;
-        }
-        if (++smallSinceResize > run.length) {
-            int length = run.length / 2;
-            run = new TimerEntry[length];
-            runDeadlines = new long[length];
-            gathered = new TimerEntry[Math.max(64, length)];
-            keys = new long[gathered.length];
-            smallSinceResize = 0;
-        }
+    /** The length of the run's arrays and of the gathering arrays; for tests. */
+    int[] capacities() {
+        return new int[] {run.length, gathered.length};
     }
 
     /** Throws if an invariant of the implementation notes does not hold; O(n), for tests. */

@@ -72,8 +72,9 @@ final class TimingWheel {
      * costs each tick a few dozen microseconds. At a level-2 boundary (every 4,096 ticks, 2.15 s) all 10,000 are in
      * one level-2 slot, re-armed in the 48 ticks before it; staging that slot spreads that cascade the same way.
      *
-     * Costs. `add` and `remove` are O(1) for slots (list link, bitmap bit) and O(log n) only in the two heaps, which
-     * hold the entries of the current tick and those beyond the wheel's span (2^36 ticks). Each entry is cascaded at
+     * Costs. `add` and `remove` are O(1) for slots (list link, bitmap bit) and for the reached run, and O(log n) only
+     * in the two heaps, which hold the entries reached on their own and those beyond the wheel's span (2^36 ticks); a
+     * level-0 slot reached as a whole costs one sort of k longs. Each entry is cascaded at
      * most once per level (and may first be taken into `DEFERRED`, once); the first advance of a tick takes at most
      * max(64, 2 r / t) entries from the staged slot besides its own events (r entries left in the slot, t ticks before
      * its event), and the others of that tick none.
@@ -438,7 +439,7 @@ final class TimingWheel {
             int next = nextLink[link];
             TimerEntry node = nodes[link];
             dropLink(node);
-            reached.gather(node); // which sets its position
+            reached.gather(node); // appendGathered sets its position
             link = next;
         }
         reached.appendGathered(origin + (current << tickShift));

@@ -18,12 +18,12 @@ final class WheelPosition {
 
     /** Not in any structure: expired, disarmed, drained, or never armed in this engine. */
     static final int DETACHED = -1;
-    /** In the wheel's heap of entries whose tick has been reached (as {@link TimingWheel#levelOf} reports it). */
+    /** In the wheel's entries whose tick has been reached, run or heap (as {@link TimingWheel#levelOf} reports it). */
     static final int CURRENT = -2;
     /** In the overflow heap of entries beyond the wheel's span (as {@link TimingWheel#levelOf} reports it). */
     static final int OVERFLOW = -3;
 
-    /** The reached entries' heap: those reached out of tick order (see {@link ReachedQueue}). */
+    /** The reached entries' heap: those reached on their own, not with a whole slot (see {@link ReachedQueue}). */
     static final int REACHED_HEAP = 0;
     /** The heap of entries beyond the wheel's span. */
     static final int OVERFLOW_HEAP = 1;
