@@ -62,7 +62,7 @@ final class DeadlineHeap {
     }
 
     void remove(TimerEntry node) {
-        int index = WheelPosition.heapIndex(node.enginePosition());
+        int index = WheelPosition.arrayIndex(node.enginePosition());
         TimerEntry last = nodes[--size];
         nodes[size] = null;
         if (last != node) {
@@ -125,6 +125,6 @@ final class DeadlineHeap {
 
     private void place(int index, TimerEntry node) {
         nodes[index] = node;
-        node.enginePosition(WheelPosition.inHeap(heap, index));
+        node.enginePosition(WheelPosition.inArray(heap, index));
     }
 }

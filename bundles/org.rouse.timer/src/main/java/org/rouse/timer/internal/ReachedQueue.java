@@ -18,7 +18,7 @@ final class ReachedQueue {
      * entries per tick of 524 µs) and takes them out again within the tick. In a binary heap each of those entries
      * costs a sift up and a sift down of ~7 levels, and each level reads the deadline of another entry (an object of
      * its own, mostly not in cache) and writes its position: in a single-threaded probe of the wheel the heap took half
-     * of the wheel's time per event.
+     * of the wheel's time per event (docs/performance.md, "Timers: a reached tick fired from a sorted run").
      *
      * Layout. A sorted run (`run`, `runDeadlines`, from `runStart` to `runEnd`) and a DeadlineHeap (`heap`). A slot
      * that the wheel reaches as a whole is gathered, sorted once and appended to the run: the sort works on one long
@@ -33,7 +33,7 @@ final class ReachedQueue {
      * Invariants (checked by checkInvariants).
      * 1. runDeadlines is non-decreasing (a - b >= 0, the nanoTime way) from runStart to runEnd, over every index,
      *    null or not, and runDeadlines[i] is run[i]'s deadline where run[i] is not null.
-     * 2. An entry at run index i has position inHeap(REACHED_RUN, i); `runLive` counts the non-null run entries.
+     * 2. An entry at run index i has position inArray(REACHED_RUN, i); `runLive` counts the non-null run entries.
      * 3. run[runStart] is not null unless the run is empty, in which case runStart == runEnd == 0.
      * 4. Nothing is gathered between calls: gathering starts and ends within one call of the wheel.
      *
@@ -56,7 +56,7 @@ final class ReachedQueue {
     private TimerEntry[] gathered = new TimerEntry[64];
     private long[] keys = new long[64];
     private int gatheredCount;
-    /** Appends in a row that needed under a quarter of the run's arrays: see {@link #shrinkIfOversized}. */
+    /** Appends in a row that needed under a quarter of the run's arrays: see {@link #shrinkRunIfOversized}. */
     private int smallAppends;
     /** Batches in a row that filled under a quarter of the gathering arrays: as {@link #smallAppends}. */
     private int smallGathers;
@@ -139,7 +139,7 @@ final class ReachedQueue {
             gathered[from] = null;
             run[runEnd] = node;
             runDeadlines[runEnd] = tickStartNanos + (key >>> indexBits);
-            node.enginePosition(WheelPosition.inHeap(WheelPosition.REACHED_RUN, runEnd));
+            node.enginePosition(WheelPosition.inArray(WheelPosition.REACHED_RUN, runEnd));
             runEnd++;
         }
         runLive += n;
@@ -159,7 +159,7 @@ final class ReachedQueue {
         System.arraycopy(run, runStart, run, 0, live);
         System.arraycopy(runDeadlines, runStart, runDeadlines, 0, live);
         Arrays.fill(run, live, runEnd, null);
-        movedTo(0, live);
+        movedToFront(live);
     }
 
     /**
@@ -196,18 +196,18 @@ final class ReachedQueue {
         System.arraycopy(runDeadlines, runStart, resizedDeadlines, 0, live);
         run = resized;
         runDeadlines = resizedDeadlines;
-        movedTo(0, live);
+        movedToFront(live);
     }
 
-    /** The run now lies at {@code start}..{@code start + live}: its entries' positions say so. */
-    private void movedTo(int start, int live) {
-        for (int i = start; i < start + live; i++) {
+    /** The run now lies at 0..{@code live}: its entries' positions say so. */
+    private void movedToFront(int live) {
+        for (int i = 0; i < live; i++) {
             if (run[i] != null) {
-                run[i].enginePosition(WheelPosition.inHeap(WheelPosition.REACHED_RUN, i));
+                run[i].enginePosition(WheelPosition.inArray(WheelPosition.REACHED_RUN, i));
             }
         }
-        runStart = start;
-        runEnd = start + live;
+        runStart = 0;
+        runEnd = live;
     }
 
     /** The earliest deadline here; only meaningful when not {@link #isEmpty()}. */
@@ -251,11 +251,11 @@ final class ReachedQueue {
     /** Removes {@code node}, which is here (its position says where). */
     void remove(TimerEntry node) {
         int position = node.enginePosition();
-        if (WheelPosition.heapOf(position) == WheelPosition.REACHED_HEAP) {
+        if (WheelPosition.arrayOf(position) == WheelPosition.REACHED_HEAP) {
             heap.remove(node);
             return;
         }
-        int index = WheelPosition.heapIndex(position);
+        int index = WheelPosition.arrayIndex(position);
         run[index] = null;
         node.enginePosition(WheelPosition.DETACHED);
         runLive--;
@@ -268,8 +268,8 @@ final class ReachedQueue {
 
     /** Whether {@code node} is here at {@code position} (checked, not trusted: see TimingWheel#holds). */
     boolean holds(TimerEntry node, int position) {
-        int index = WheelPosition.heapIndex(position);
-        if (WheelPosition.heapOf(position) == WheelPosition.REACHED_HEAP) {
+        int index = WheelPosition.arrayIndex(position);
+        if (WheelPosition.arrayOf(position) == WheelPosition.REACHED_HEAP) {
             return heap.holds(node, index);
         }
         return index >= runStart && index < runEnd && run[index] == node;
@@ -333,7 +333,7 @@ final class ReachedQueue {
                 continue;
             }
             live++;
-            if (node.enginePosition() != WheelPosition.inHeap(WheelPosition.REACHED_RUN, i)
+            if (node.enginePosition() != WheelPosition.inArray(WheelPosition.REACHED_RUN, i)
                     || node.deadlineNanos() != runDeadlines[i]) {
                 throw new AssertionError("run entry " + i + " says it is elsewhere or has another deadline");
             }

@@ -262,8 +262,8 @@ final class TimingWheel {
         if (position == WheelPosition.DETACHED) {
             return false;
         }
-        return WheelPosition.heapOf(position) == WheelPosition.OVERFLOW_HEAP
-                ? overflow.holds(node, WheelPosition.heapIndex(position))
+        return WheelPosition.arrayOf(position) == WheelPosition.OVERFLOW_HEAP
+                ? overflow.holds(node, WheelPosition.arrayIndex(position))
                 : reached.holds(node, position);
     }
 
@@ -328,7 +328,7 @@ final class TimingWheel {
             dropLink(node);
         } else if (location == WheelPosition.DETACHED) {
             throw new IllegalStateException("not in this wheel: " + node);
-        } else if (WheelPosition.heapOf(location) == WheelPosition.OVERFLOW_HEAP) {
+        } else if (WheelPosition.arrayOf(location) == WheelPosition.OVERFLOW_HEAP) {
             overflow.remove(node);
         } else {
             reached.remove(node);
@@ -649,7 +649,7 @@ final class TimingWheel {
         if (location == WheelPosition.DETACHED) {
             return WheelPosition.DETACHED;
         }
-        return WheelPosition.heapOf(location) == WheelPosition.OVERFLOW_HEAP
+        return WheelPosition.arrayOf(location) == WheelPosition.OVERFLOW_HEAP
                 ? WheelPosition.OVERFLOW
                 : WheelPosition.CURRENT;
     }

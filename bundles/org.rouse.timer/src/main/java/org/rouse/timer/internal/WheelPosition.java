@@ -33,17 +33,17 @@ final class WheelPosition {
     private WheelPosition() {}
 
     /** The position of an entry at {@code index} in array {@code array} ({@link #REACHED_HEAP} ...). */
-    static int inHeap(int array, int index) {
+    static int inArray(int array, int index) {
         return -2 - ((index << 2) | array);
     }
 
     /** Which array an entry whose position is below {@link #DETACHED} is in: {@link #REACHED_HEAP} ... */
-    static int heapOf(int position) {
+    static int arrayOf(int position) {
         return (-2 - position) & 3;
     }
 
     /** The index in its array of an entry whose position is below {@link #DETACHED}. */
-    static int heapIndex(int position) {
+    static int arrayIndex(int position) {
         return (-2 - position) >>> 2;
     }
 }

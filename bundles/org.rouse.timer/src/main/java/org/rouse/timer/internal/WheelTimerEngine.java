@@ -614,9 +614,10 @@ public final class WheelTimerEngine implements TimerEngine {
     /** A worker's loop: produce a batch, run a task, lead, watch or follow (see the notes). */
     private void work(Worker me) {
         // The loop body is a method of its own: a loop that never returns runs compiled only through on-stack
-        // replacement, and each deoptimization of that code (a branch first taken at a round of swaps, a cancel
-        // of many timers) left the worker interpreted until the loop was compiled again; 12 % of a busy engine's
-        // CPU was spent in the interpreter. A method called per turn is back in compiled code at its next call.
+        // replacement, and each deoptimization of that code (an unstable_if trap at a branch first taken) left the
+        // worker interpreted until the loop was compiled again: 12 % of a busy engine's CPU (docs/performance.md,
+        // "Timers: a reached tick fired from a sorted run"). A method called per turn is compiled again at its next
+        // call.
         while (turn(me)) {
             // the next turn
         }
