@@ -15,6 +15,7 @@ import org.rouse.benchmarks.scenario.InterleavedRunner;
 import org.rouse.benchmarks.scenario.Options;
 import org.rouse.benchmarks.scenario.Scenario;
 import org.rouse.benchmarks.scenario.ScenarioResult;
+import org.rouse.benchmarks.scenario.SingleVariantRunner;
 
 /**
  * The side-by-side comparison harness: runs scenarios (Rouse variants and baselines interleaved in this one JVM) and
@@ -23,6 +24,8 @@ import org.rouse.benchmarks.scenario.ScenarioResult;
  * <pre>{@code
  * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness --list
  * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness wakeup-floor [--quick] [--out DIR]
+ * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness lock-contention \
+ *     --variant "rouse adaptive, no work" --rounds 20     # one variant alone, e.g. under perf or strace
  * }</pre>
  *
  * Exit status: 0 on success, 1 when a scenario failed, 2 for a bad command line.
@@ -66,6 +69,9 @@ public final class Harness {
             return 0;
         }
         Options options = new Options(arguments.quick(), arguments.outputDirectory());
+        if (arguments.variant() != null) {
+            return runAlone(scenarios, arguments, options, out, err);
+        }
         for (Scenario scenario : scenarios) {
             try {
                 MachineInfo machine = MachineInfo.current(); // before the run: its load average excludes our own
@@ -78,6 +84,23 @@ public final class Harness {
                 List<Path> files = ReportWriter.write(table, run, options.outputDirectory());
                 out.println(MarkdownReport.render(table, run));
                 files.forEach(f -> err.println("wrote " + f));
+            } catch (Exception e) {
+                err.println("scenario " + scenario.name() + " failed:");
+                e.printStackTrace(err);
+                return 1;
+            }
+        }
+        return 0;
+    }
+
+    private static int runAlone(
+            List<Scenario> scenarios, HarnessArguments arguments, Options options, PrintStream out, PrintStream err) {
+        for (Scenario scenario : scenarios) {
+            try {
+                new SingleVariantRunner(out, err).run(scenario, arguments.variant(), arguments.rounds(), options);
+            } catch (IllegalArgumentException e) {
+                err.println(e.getMessage());
+                return 2;
             } catch (Exception e) {
                 err.println("scenario " + scenario.name() + " failed:");
                 e.printStackTrace(err);

@@ -5,24 +5,31 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The harness command line: {@code <scenario...>|--list [--quick] [--out DIR]}.
+ * The harness command line: {@code <scenario...>|--list [--quick] [--out DIR] [--variant NAME [--rounds N]]}.
  *
  * @param scenarios scenario names, in the order given
  * @param list print the scenarios and exit
  * @param quick run briefly
  * @param outputDirectory where reports go
+ * @param variant the one variant to run alone (for a profiler; no report), or null for a side-by-side run
+ * @param rounds with {@code variant}: measured rounds (0: the scenario's plan)
  */
-record HarnessArguments(List<String> scenarios, boolean list, boolean quick, Path outputDirectory) {
+record HarnessArguments(
+        List<String> scenarios, boolean list, boolean quick, Path outputDirectory, String variant, int rounds) {
 
     /** Where reports go unless {@code --out} says otherwise (relative to the project root). */
     static final Path DEFAULT_OUTPUT = Path.of("benchmarks", "results");
 
     static final String COMMAND = "java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness";
 
-    static final String USAGE = "usage: " + COMMAND + " <scenario...>|--list [--quick] [--out DIR]\n"
-            + "  --list     print the scenarios and exit\n"
-            + "  --quick    a few seconds per scenario (smoke test; do not publish these figures)\n"
-            + "  --out DIR  where <scenario>.md/.csv/.png go (default " + DEFAULT_OUTPUT + ")";
+    static final String USAGE = "usage: " + COMMAND
+            + " <scenario...>|--list [--quick] [--out DIR] [--variant NAME [--rounds N]]\n"
+            + "  --list          print the scenarios and exit\n"
+            + "  --quick         a few seconds per scenario (smoke test; do not publish these figures)\n"
+            + "  --out DIR       where <scenario>.md/.csv/.png go (default " + DEFAULT_OUTPUT + ")\n"
+            + "  --variant NAME  run only the variant of that name (a report row's label), printing each round's\n"
+            + "                  values and writing no report: for attaching perf, strace or JFR to one variant\n"
+            + "  --rounds N      with --variant: N measured rounds (1..100000) instead of the scenario's plan";
 
     HarnessArguments {
         scenarios = List.copyOf(scenarios);
@@ -38,6 +45,8 @@ record HarnessArguments(List<String> scenarios, boolean list, boolean quick, Pat
         boolean list = false;
         boolean quick = false;
         Path out = DEFAULT_OUTPUT;
+        String variant = null;
+        int rounds = 0;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             switch (arg) {
@@ -48,6 +57,18 @@ record HarnessArguments(List<String> scenarios, boolean list, boolean quick, Pat
                         throw new IllegalArgumentException("--out needs a directory");
                     }
                     out = Path.of(args.get(++i));
+                }
+                case "--variant" -> {
+                    if (i + 1 >= args.size()) {
+                        throw new IllegalArgumentException("--variant needs a variant name");
+                    }
+                    variant = args.get(++i);
+                }
+                case "--rounds" -> {
+                    if (i + 1 >= args.size()) {
+                        throw new IllegalArgumentException("--rounds needs a number of rounds");
+                    }
+                    rounds = roundsOf(args.get(++i));
                 }
                 default -> {
                     if (arg.startsWith("-")) {
@@ -60,7 +81,22 @@ record HarnessArguments(List<String> scenarios, boolean list, boolean quick, Pat
         if (!list && scenarios.isEmpty()) {
             throw new IllegalArgumentException("name at least one scenario, or --list");
         }
-        return new HarnessArguments(scenarios, list, quick, out);
+        if (rounds > 0 && variant == null) {
+            throw new IllegalArgumentException("--rounds only applies with --variant");
+        }
+        return new HarnessArguments(scenarios, list, quick, out, variant, rounds);
+    }
+
+    private static int roundsOf(String value) {
+        try {
+            int rounds = Integer.parseInt(value);
+            if (rounds >= 1 && rounds <= 100_000) {
+                return rounds;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("--rounds must be a whole number in 1..100000: " + value);
     }
 
     /** The command line that reproduces one scenario's report with these options. */

@@ -38,4 +38,27 @@ class HarnessArgumentsTest {
         assertThrows(IllegalArgumentException.class, () -> HarnessArguments.parse(List.of("a", "--out")));
         assertThrows(IllegalArgumentException.class, () -> HarnessArguments.parse(List.of("--fast", "a")));
     }
+
+    @Test
+    void aVariantRunsAloneForTheRoundsAsked() {
+        HarnessArguments args = HarnessArguments.parse(
+                List.of("lock-contention", "--variant", "rouse adaptive, no work", "--rounds", "20"));
+
+        assertEquals("rouse adaptive, no work", args.variant());
+        assertEquals(20, args.rounds());
+        assertEquals(0, HarnessArguments.parse(List.of("a", "--variant", "v")).rounds(), "the scenario's own plan");
+    }
+
+    @Test
+    void roundsNeedAVariantAndAReasonableNumber() {
+        assertThrows(IllegalArgumentException.class, () -> HarnessArguments.parse(List.of("a", "--rounds", "3")));
+        IllegalArgumentException zero = assertThrows(
+                IllegalArgumentException.class,
+                () -> HarnessArguments.parse(List.of("a", "--variant", "v", "--rounds", "0")));
+        assertTrue(zero.getMessage().contains("1..100000"), zero.getMessage());
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> HarnessArguments.parse(List.of("a", "--variant", "v", "--rounds", "many")));
+        assertThrows(IllegalArgumentException.class, () -> HarnessArguments.parse(List.of("a", "--variant")));
+    }
 }

@@ -54,6 +54,33 @@ class HarnessTest {
     }
 
     @Test
+    @Timeout(60)
+    void oneVariantRunsAloneForTheRoundsAskedAndWritesNoReport(@TempDir Path dir) throws Exception {
+        String name = new WakeupFloor().variants(new Options(true, dir)).get(0).name();
+
+        int status = run("wakeup-floor", "--quick", "--out", dir.toString(), "--variant", name, "--rounds", "2");
+
+        assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+        List<String> rounds = out.toString(StandardCharsets.UTF_8).lines().toList();
+        assertEquals(2, rounds.size(), "one line per measured round: " + rounds);
+        assertTrue(rounds.get(0).startsWith("round 1: ") && rounds.get(1).startsWith("round 2: "), rounds.toString());
+        assertTrue(rounds.get(0).contains("p50_us="), "the round's values by metric key: " + rounds.get(0));
+        try (var files = Files.list(dir)) {
+            assertEquals(0, files.count(), "no report: its ratios need the baselines");
+        }
+    }
+
+    @Test
+    void anUnknownVariantIsAUsageErrorThatListsTheVariants(@TempDir Path dir) {
+        String first = new WakeupFloor().variants(new Options(true, dir)).get(0).name();
+
+        assertEquals(2, run("wakeup-floor", "--quick", "--variant", "no such variant"));
+        String message = err.toString(StandardCharsets.UTF_8);
+        assertTrue(message.contains("no variant named 'no such variant'"), message);
+        assertTrue(message.contains("'" + first + "'"), message);
+    }
+
+    @Test
     void listNamesTheScenarios() {
         assertEquals(0, run("--list"));
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("wakeup-floor"));

@@ -3,13 +3,11 @@ package org.rouse.benchmarks.timer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLongArray;
-import java.util.concurrent.atomic.DoubleAdder;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 import org.rouse.benchmarks.measure.LatencyHistogram;
 import org.rouse.benchmarks.measure.ProcessCpu;
 import org.rouse.benchmarks.scenario.Measurement;
@@ -21,6 +19,10 @@ import org.rouse.benchmarks.scenario.Metrics;
  * of every timer (time between two of its events, as LSL's {@code llGetAndResetTime()} sees it) and process CPU.
  * Timers start with phases spread over one period; the backend's timers are cancelled at the end of the round, so
  * nothing runs between rounds.
+ *
+ * <p>Each thread that runs events records into its own {@link ThreadRecord}, so that the measuring costs a backend with
+ * many threads no more than one with a single thread: a shared recorder (HdrHistogram's {@code Recorder}, adders)
+ * made every event of a multi-threaded backend pay for cache lines that other threads had just written.
  */
 final class PeriodicRound implements TimerBackend.Events {
 
@@ -42,11 +44,15 @@ final class PeriodicRound implements TimerBackend.Events {
         return List.copyOf(columns);
     }
 
-    private final Recorder lateness = new Recorder(3);
     private final AtomicLongArray lastRan;
-    private final LongAdder intervals = new LongAdder();
-    private final DoubleAdder intervalSum = new DoubleAdder();
-    private final DoubleAdder intervalSquares = new DoubleAdder();
+    /** The record of each thread that ran an event in this round. */
+    private final ConcurrentLinkedQueue<ThreadRecord> records = new ConcurrentLinkedQueue<>();
+
+    private final ThreadLocal<ThreadRecord> record = ThreadLocal.withInitial(() -> {
+        ThreadRecord mine = new ThreadRecord();
+        records.add(mine);
+        return mine;
+    });
     /** Cleared when the window ends: events while the backend is being stopped are not counted. */
     private volatile boolean recording = true;
 
@@ -79,21 +85,25 @@ final class PeriodicRound implements TimerBackend.Events {
         if (!recording) {
             return;
         }
-        lateness.recordValue(Math.max(0, ranNanos - dueNanos));
         long previous = lastRan.getAndSet(timer, ranNanos);
-        if (previous != 0) {
-            double interval = ranNanos - previous;
-            intervals.increment();
-            intervalSum.add(interval);
-            intervalSquares.add(interval * interval);
-        }
+        record.get().add(Math.max(0, ranNanos - dueNanos), previous == 0 ? -1 : ranNanos - previous);
     }
 
     private Measurement measurement(double cpuPercent, long cpuNanos) {
-        Histogram late = lateness.getIntervalHistogram();
-        long n = intervals.sum();
-        double mean = n == 0 ? Double.NaN : intervalSum.sum() / n;
-        double variance = n < 2 ? Double.NaN : Math.max(0, intervalSquares.sum() / n - mean * mean);
+        Histogram late = new Histogram(3);
+        long n = 0;
+        double intervalSum = 0;
+        double intervalSquares = 0;
+        for (ThreadRecord r : records) {
+            synchronized (r) { // a thread still in fired() finishes its event first
+                late.add(r.lateness);
+                n += r.intervals;
+                intervalSum += r.intervalSum;
+                intervalSquares += r.intervalSquares;
+            }
+        }
+        double mean = n == 0 ? Double.NaN : intervalSum / n;
+        double variance = n < 2 ? Double.NaN : Math.max(0, intervalSquares / n - mean * mean);
         LatencyHistogram chart = new LatencyHistogram(); // the report's percentile chart of every event's lateness
         chart.addAll(late);
         return Measurement.builder()
@@ -109,5 +119,24 @@ final class PeriodicRound implements TimerBackend.Events {
                 .put(EVENTS, late.getTotalCount())
                 .put(CPU_US_PER_EVENT, late.getTotalCount() == 0 ? Double.NaN : cpuNanos / 1e3 / late.getTotalCount())
                 .build();
+    }
+
+    /** What one thread recorded; written by that thread and read once the round ends, both under its monitor. */
+    private static final class ThreadRecord {
+        private final Histogram lateness = new Histogram(3);
+        private long intervals;
+        private double intervalSum;
+        private double intervalSquares;
+
+        /** One event: its lateness, and the time since the timer's previous event ({@code -1}: the first). */
+        synchronized void add(long latenessNanos, long intervalNanos) {
+            lateness.recordValue(latenessNanos);
+            if (intervalNanos >= 0) {
+                double interval = intervalNanos;
+                intervals++;
+                intervalSum += interval;
+                intervalSquares += interval * interval;
+            }
+        }
     }
 }

@@ -1,0 +1,82 @@
+package org.rouse.benchmarks.timer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.rouse.benchmarks.scenario.Measurement;
+import org.rouse.benchmarks.scenario.Metrics;
+
+/** A round counts every event, whichever thread ran it: each thread records on its own and the round adds them up. */
+class PeriodicRoundTest {
+
+    private static final int THREADS = 4;
+    private static final int TIMERS_PER_THREAD = 50;
+    private static final int EVENTS_PER_TIMER = 20;
+    private static final long PERIOD = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final long LATENESS = 2_000;
+
+    /** Four threads, each running the events of its own timers one after another, all late by the same amount. */
+    private static final class FourThreads extends TimerBackend {
+        private final List<Thread> threads = new ArrayList<>();
+
+        FourThreads() {
+            super("four threads");
+        }
+
+        @Override
+        void startPeriodic(long[] firstDue, long periodNanos, Events events) {
+            for (int t = 0; t < THREADS; t++) {
+                int first = t * TIMERS_PER_THREAD;
+                Thread thread = new Thread(() -> {
+                    for (int timer = first; timer < first + TIMERS_PER_THREAD; timer++) {
+                        for (int k = 0; k < EVENTS_PER_TIMER; k++) {
+                            long due = firstDue[timer] + k * periodNanos;
+                            events.fired(timer, due, due + LATENESS);
+                        }
+                    }
+                });
+                threads.add(thread);
+                thread.start();
+            }
+        }
+
+        @Override
+        void armFar(int count, Duration delay) {}
+
+        @Override
+        void stopAll() {
+            for (Thread thread : threads) {
+                try {
+                    thread.join(10_000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+
+        @Override
+        String timerThreadName() {
+            return "four-threads";
+        }
+
+        @Override
+        public void close() {}
+    }
+
+    @Test
+    @Timeout(30)
+    void everyThreadsEventsAreCountedWithTheirLatenessAndReentry() {
+        int timers = THREADS * TIMERS_PER_THREAD;
+
+        Measurement m = PeriodicRound.run(new FourThreads(), timers, Duration.ofNanos(PERIOD), Duration.ofMillis(200));
+
+        assertEquals((double) timers * EVENTS_PER_TIMER, m.value(PeriodicRound.EVENTS), "every event of every thread");
+        assertEquals(PERIOD / 1e9, m.value(PeriodicRound.MEAN_REENTRY_S), 1e-12, "re-entries of every thread");
+        assertEquals(LATENESS / 1e3, m.value(Metrics.P50_US), LATENESS / 1e3 * 0.01, "lateness of every thread");
+    }
+}
