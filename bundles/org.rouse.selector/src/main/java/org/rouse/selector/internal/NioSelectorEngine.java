@@ -158,9 +158,9 @@ public final class NioSelectorEngine implements SelectorEngine {
     private final LongAdder watchesSkipped = new LongAdder();
 
     /**
-     * Upcalls after which a watch was due but none could start (no watch slot, no interest, or no spare worker), so
-     * the channel was re-armed; with skipped, hits and misses (cut-short watches among them) every watched-for end
-     * counts exactly once.
+     * Upcalls after which a watch was due but none could start (no watch slot, no interest, no spare worker, or an
+     * upcall not tracked because the channel's previous one was still finishing), so the channel was re-armed; with
+     * skipped, hits and misses (cut-short watches among them) every upcall end counts exactly once.
      */
     private final LongAdder watchesUnavailable = new LongAdder();
 
@@ -676,7 +676,14 @@ public final class NioSelectorEngine implements SelectorEngine {
      */
     private boolean watchedNextUpcall(Attachment attachment) {
         Upcall upcall = upcallOnThisThread.get();
-        if (upcall == null || upcall.attachment != attachment || upcall.nextOps != 0 || !upcall.tracked) {
+        if (upcall == null || upcall.attachment != attachment || upcall.nextOps != 0) {
+            return false;
+        }
+        if (!upcall.tracked) {
+            // the channel's previous upcall is still finishing on another thread (it re-armed, and this one came
+            // before its worker untracked it): no watch, but the end counts once, as every tracked end does
+            watchesUnavailable.increment();
+            attachment.endedUnwatched(System.nanoTime());
             return false;
         }
         boolean adaptive = settings.watchAdaptive();
@@ -742,7 +749,8 @@ public final class NioSelectorEngine implements SelectorEngine {
         Upcall upcall = new Upcall(attachment, onLoopThread);
         upcallOnThisThread.set(upcall);
         // before the front's dispatch reads the registration's state (see the notes); a second task of the same
-        // entry (briefly possible during a swap) is not tracked and therefore never watches
+        // entry (briefly possible during a swap, or when the channel's previous upcall re-armed it and its worker has
+        // not yet untracked it) is not tracked and therefore never watches
         upcall.tracked = watchedUpcalls.putIfAbsent(entry, upcall) == null;
         try {
             int ops = readyOps;
