@@ -18,8 +18,8 @@ final class DeadlineHeap {
     /**
      * Removals in a row that left the heap at a quarter of its array or less (an add above that resets it): the
      * array is halved only after as many of them as it has slots, so a heap that fills and drains every tick keeps
-     * its array instead of copying it up and down each time, while a one-off
-     * burst is still given back, in amortized O(1).
+     * its array instead of copying it up and down each time, while a one-off burst is still given back, in amortized
+     * O(1).
      */
     private int opsSinceResize;
 
