@@ -86,6 +86,11 @@ public final class BenchmarkEngines {
             return new Tuning(settings.withLoopHandover(handover));
         }
 
+        /** With another take-over bound of the loops ({@code 0}: hand the loop over before each pool upcall it runs). */
+        public Tuning withLoopTakeoverAfterMicros(long micros) {
+            return new Tuning(settings.withLoopTakeoverAfterMicros(micros));
+        }
+
         /** The watch after every upcall (false) or, as by default, only for channels called again soon (true). */
         public Tuning withWatchAdaptive(boolean adaptive) {
             return new Tuning(settings.withWatchAdaptive(adaptive));

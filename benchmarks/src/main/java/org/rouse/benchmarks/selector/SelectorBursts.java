@@ -8,7 +8,6 @@ import org.rouse.benchmarks.scenario.ReportLayout;
 import org.rouse.benchmarks.scenario.RoundPlan;
 import org.rouse.benchmarks.scenario.Scenario;
 import org.rouse.benchmarks.scenario.Variant;
-import org.rouse.benchmarks.selector.BenchmarkEngines.Tuning;
 
 /**
  * {@code selector-bursts}: {@value #CONNECTIONS} clients call back to back for a burst of 1 s, then all are idle for
@@ -76,15 +75,16 @@ public final class SelectorBursts implements Scenario {
                         ServerSetup.rouseGrowAtOnce(),
                         ServerSetup.rouse(
                                 ROUSE_OMNIORB_IDLE,
-                                "pool dispatch with pool.idle.timeout.seconds=" + OMNIORB_IDLE_TIMEOUT_SECONDS
+                                "pool dispatch, take-over off, with pool.idle.timeout.seconds="
+                                        + OMNIORB_IDLE_TIMEOUT_SECONDS
                                         + " (omniORB's fixed value): workers above the core size end during each"
                                         + " gap",
-                                Tuning.DEFAULTS.withIdleTimeoutSeconds(OMNIORB_IDLE_TIMEOUT_SECONDS)),
+                                ServerSetup.POOL_PATH.withIdleTimeoutSeconds(OMNIORB_IDLE_TIMEOUT_SECONDS)),
                         ServerSetup.rouse(
                                 "Rouse, pool, longest idle first",
-                                "pool dispatch with pool.most.recently.idle.first=false: an upcall goes to the"
+                                "pool dispatch, take-over off, with pool.most.recently.idle.first=false: an upcall goes to the"
                                         + " worker idle the longest (the idle workers take turns), so none stays idle long enough to retire while calls flow",
-                                Tuning.DEFAULTS.withMostRecentlyIdleFirst(false)),
+                                ServerSetup.POOL_PATH.withMostRecentlyIdleFirst(false)),
                         ServerSetup.blocking(),
                         ServerSetup.nettyOffloaded())
                 .stream()

@@ -58,6 +58,7 @@ public final class SelectorSequential implements Scenario {
     public List<Variant> variants(Options options) {
         List<ServerSetup> setups = new ArrayList<>();
         setups.add(ServerSetup.rousePool());
+        setups.add(ServerSetup.rouseHandoverFirst());
         setups.add(ServerSetup.rouseNoHandover());
         setups.add(ServerSetup.rouseWatchEveryUpcall());
         setups.add(ServerSetup.rouseInline());

@@ -68,11 +68,13 @@ public final class SelectorThinkTime implements Scenario {
         return SequentialVariant.of(
                 List.of(
                         ServerSetup.rousePool(),
+                        ServerSetup.rouseHandoverFirst(),
                         ServerSetup.rouseNoHandover(),
                         ServerSetup.rouseWatchEveryUpcall(),
                         ServerSetup.rouseInline(),
                         ServerSetup.rouseNoWatch(),
                         ServerSetup.rouseGrowAtOnce(),
+                        ServerSetup.rouseTwoLoops(),
                         ServerSetup.blocking(),
                         ServerSetup.nioInline(),
                         ServerSetup.nettyOffloaded(),

@@ -50,13 +50,29 @@ record ServerSetup(String name, String description, Factory factory) {
         return rouse(
                 ROUSE_POOL,
                 "Rouse selector front + NIO engine, default configuration: the loop thread that finds a request"
-                        + " ready hands the selecting to the loop's second thread, if it is free, and runs the handler"
-                        + " itself (loop.handover=true), else the handler runs on the worker pool; when it returns the"
-                        + " thread watches the channel for up to 1 ms (watch.period.us=1000, while the pool has workers"
-                        + " to spare, and while the channel's requests have been coming within 1 ms of the reply before"
-                        + " them: watch.adaptive=true, not after a new connection's first request) and serves the next"
-                        + " request itself, else the channel is re-armed and the loop woken",
+                        + " ready runs the handler itself while the loop's second thread stands by, and that thread"
+                        + " takes the selecting over if one handler runs 1 ms or more (loop.handover=true,"
+                        + " loop.takeover.after.micros=1000); while it is busy, handlers run on the worker pool,"
+                        + " whose worker watches its channel for up to 1 ms after a reply (watch.period.us=1000,"
+                        + " watch.adaptive=true)",
                 Tuning.DEFAULTS);
+    }
+
+    /**
+     * The defaults with the take-over off: the pool's and the watch's variants measure what they change on the path
+     * of the hand-over before each upcall, where those features carry the calls.
+     */
+    static final Tuning POOL_PATH = Tuning.DEFAULTS.withLoopTakeoverAfterMicros(0);
+
+    /** Rouse's pool dispatch handing the selecting over before each upcall a loop thread runs (no take-over). */
+    static ServerSetup rouseHandoverFirst() {
+        return rouse(
+                "Rouse, pool, hand-over before each upcall",
+                "pool dispatch with loop.takeover.after.micros=0: the loop thread that finds a batch's only request"
+                        + " ready hands the selecting to the loop's second thread, if it is parked, and runs the"
+                        + " handler itself (a wake-up per call), and watches the channel after it; a batch of several"
+                        + " goes to the pool",
+                POOL_PATH);
     }
 
     /** Rouse's pool dispatch with every upcall on a worker (the default before the loop hand-over). */
@@ -71,27 +87,27 @@ record ServerSetup(String name, String description, Factory factory) {
     static ServerSetup rouseWatchEveryUpcall() {
         return rouse(
                 "Rouse, pool, watch after every upcall",
-                "pool dispatch with watch.adaptive=false: every upcall's thread watches its channel for up to 1 ms,"
+                "pool dispatch, take-over off, with watch.adaptive=false: every upcall's thread watches its channel for up to 1 ms,"
                         + " also a new connection's and after a watch that missed",
-                Tuning.DEFAULTS.withWatchAdaptive(false));
+                POOL_PATH.withWatchAdaptive(false));
     }
 
     /** Rouse's pool dispatch, the pool growing at once when no worker is idle (no grace before growing). */
     static ServerSetup rouseGrowAtOnce() {
         return rouse(
                 "Rouse, pool, grow at once",
-                "pool dispatch with pool.grow.after.micros=0: with no idle worker an upcall starts a thread at once"
+                "pool dispatch, take-over off, with pool.grow.after.micros=0: with no idle worker an upcall starts a thread at once"
                         + " (up to the maximum) instead of waiting up to 2 ms for a busy worker",
-                Tuning.DEFAULTS.withGrowAfterMicros(0));
+                POOL_PATH.withGrowAfterMicros(0));
     }
 
     /** Rouse's pool dispatch without the watch period: every re-arm goes through the loop. */
     static ServerSetup rouseNoWatch() {
         return rouse(
                 "Rouse, pool, no watch",
-                "pool dispatch with watch.period.us=0: when the handler returns the channel is re-armed and the loop"
+                "pool dispatch, take-over off, with watch.period.us=0: when the handler returns the channel is re-armed and the loop"
                         + " woken, and the next request is handed from the loop to a worker again",
-                Tuning.DEFAULTS.withWatchPeriodMicros(0));
+                POOL_PATH.withWatchPeriodMicros(0));
     }
 
     /** Rouse with the handler on the loop. */
@@ -123,11 +139,12 @@ record ServerSetup(String name, String description, Factory factory) {
         String period = micros % 1000 == 0 ? micros / 1000 + " ms" : micros + " µs";
         return rouse(
                 "Rouse, pool, watch " + period,
-                "pool dispatch with watch.period.us=" + micros + ": after an upcall the worker keeps watching its"
+                "pool dispatch, take-over off, with watch.period.us=" + micros
+                        + ": after an upcall the worker keeps watching its"
                         + " channel for up to " + period + " for the next request ("
                         + (micros < 1000 ? "polling selectNow" : "blocking in select") + ") before handing it back"
                         + " to the loop",
-                Tuning.DEFAULTS.withWatchPeriodMicros(micros));
+                POOL_PATH.withWatchPeriodMicros(micros));
     }
 
     /** Rouse with two select loops. */

@@ -13,7 +13,6 @@ import org.rouse.benchmarks.scenario.Measurement;
 import org.rouse.benchmarks.scenario.Options;
 import org.rouse.benchmarks.scenario.RoundPlan;
 import org.rouse.benchmarks.scenario.Variant;
-import org.rouse.benchmarks.selector.BenchmarkEngines.Tuning;
 
 class SelectorBurstsTest {
 
@@ -54,8 +53,9 @@ class SelectorBurstsTest {
         ServerSetup shortIdle = ServerSetup.rouse(
                 "Rouse, idle timeout 1 s",
                 "pool threads end after 1 s idle",
-                // growing at once: with the 2 ms grace a 200 ms burst may be served by the core threads alone
-                Tuning.DEFAULTS.withIdleTimeoutSeconds(1).withGrowAfterMicros(0));
+                // growing at once: with the 2 ms grace a 200 ms burst may be served by the core threads alone; the
+                // take-over off: with it the loop thread runs the calls and the pool stays at its core threads
+                ServerSetup.POOL_PATH.withIdleTimeoutSeconds(1).withGrowAfterMicros(0));
         Measurement m;
         try (BurstVariant variant = new BurstVariant(shortIdle, SelectorBursts.CONNECTIONS, plan)) {
             variant.open();

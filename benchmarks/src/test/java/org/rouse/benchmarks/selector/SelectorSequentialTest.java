@@ -19,10 +19,10 @@ class SelectorSequentialTest {
         QuickRun run = QuickRun.of(new SelectorSequential(1), dir);
 
         assertEquals(
-                12,
+                13,
                 run.variants.size(),
-                "every server, the omniORB bug, two watch periods, growing at once, no loop hand-over and watching"
-                        + " after every upcall, at one connection");
+                "every server, the omniORB bug, two watch periods, growing at once, the hand-over before each upcall,"
+                        + " no loop hand-over and watching after every upcall, at one connection");
         for (Variant variant : run.variants) {
             boolean rouse = variant.name().startsWith("Rouse");
             assertTrue(run.number(variant.name(), "calls_per_s") > 0, variant.name() + " made calls");

@@ -20,7 +20,7 @@ class SelectorThinkTimeTest {
 
         QuickRun run = QuickRun.of(new SelectorThinkTime(16, 60), dir);
 
-        assertEquals(10, run.variants.size());
+        assertEquals(12, run.variants.size(), "Rouse's eight variants and four baselines");
         for (Variant variant : run.variants) {
             String name = variant.name();
             boolean rouse = name.startsWith("Rouse");

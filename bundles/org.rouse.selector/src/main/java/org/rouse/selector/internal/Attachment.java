@@ -59,6 +59,25 @@ final class Attachment {
     /** Whether {@link #unwatchedEndNanos} holds an end whose outcome the next call will tell; as watchScore. */
     boolean endedUnwatched;
 
+    /** The fewest upcalls that go to the pool after an upcall on the loop overran (see {@link #toPool()}). */
+    static final int POOL_STINT_MIN = 16;
+
+    /** The most: a handler that blocks every time tries the loop again once per this many upcalls. */
+    static final int POOL_STINT_MAX = 1 << 16;
+
+    /**
+     * Whether an upcall of this channel, run by its loop thread, ran so long that the loop's other thread took the
+     * selecting over (SelectLoop's "Take-over"). Set by the thread that ran that upcall, cleared by the loop's holder
+     * (volatile: the writer no longer holds the loop).
+     */
+    volatile boolean overranOnLoop;
+
+    /** How many upcalls the last overrun sent to the pool; 0 = none since the channel's last quiet upcalls; holder only. */
+    int poolStint;
+
+    /** Upcalls that still go to the pool, from the loop's hand-off; holder only. */
+    int poolUpcallsLeft;
+
     Attachment(SelectorEntry entry, SelectLoop loop) {
         this.entry = entry;
         this.loop = loop;
@@ -84,6 +103,32 @@ final class Attachment {
     void endedUnwatched(long upcallEndNanos) {
         unwatchedEndNanos = upcallEndNanos;
         endedUnwatched = true;
+    }
+
+    /**
+     * With the take-over on, whether the holder sends this channel's ready upcall to the pool rather than running it
+     * itself: after an overrun for a stint of upcalls (from {@link #POOL_STINT_MIN}, doubled for each overrun that
+     * follows the next try on the loop, up to {@link #POOL_STINT_MAX}), so a handler that blocks stops holding the
+     * loop up, and one that was only preempted comes back soon. Holder only.
+     */
+    boolean toPool() {
+        if (overranOnLoop) {
+            overranOnLoop = false;
+            poolStint = Math.min(POOL_STINT_MAX, Math.max(POOL_STINT_MIN, poolStint * 2));
+            poolUpcallsLeft = poolStint;
+        }
+        if (poolUpcallsLeft > 0) {
+            poolUpcallsLeft--;
+            return true;
+        }
+        return false;
+    }
+
+    /** An upcall of this channel ran on the loop within the bound: the next overrun starts from a shorter stint. */
+    void ranOnLoop() {
+        if (poolStint != 0) {
+            poolStint >>>= 1;
+        }
     }
 
     @Override

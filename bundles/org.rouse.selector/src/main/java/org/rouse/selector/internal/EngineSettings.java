@@ -35,6 +35,9 @@ import org.slf4j.LoggerFactory;
  *     goes to a worker
  * @param watchAdaptive whether a channel is watched only while its calls have been coming within the watch period (a
  *     per-channel saturating counter); false = after every upcall
+ * @param loopTakeoverAfterMicros with {@code loopHandover}: a loop thread runs a ready pool upcall itself while its
+ *     other thread stands by, and the other thread takes the selecting over once one upcall has run this long; 0 =
+ *     hand the selecting over before every such upcall
  */
 public record EngineSettings(
         int coreThreads,
@@ -49,7 +52,8 @@ public record EngineSettings(
         long loopWaitTimeoutMs,
         long growAfterMicros,
         boolean loopHandover,
-        boolean watchAdaptive) {
+        boolean watchAdaptive,
+        long loopTakeoverAfterMicros) {
 
     static final int DEFAULT_CORE_THREADS = 2;
     static final int DEFAULT_MAX_THREADS = 64;
@@ -67,6 +71,8 @@ public record EngineSettings(
     static final long MAX_GROW_AFTER_MICROS = 1_000_000;
     static final boolean DEFAULT_LOOP_HANDOVER = true;
     static final boolean DEFAULT_WATCH_ADAPTIVE = true;
+    static final long DEFAULT_LOOP_TAKEOVER_AFTER_MICROS = 1_000;
+    static final long MAX_LOOP_TAKEOVER_AFTER_MICROS = 1_000_000;
 
     /** The defaults of {@link SelectorEngineConfig}. */
     public static final EngineSettings DEFAULTS = new EngineSettings(
@@ -82,7 +88,8 @@ public record EngineSettings(
             DEFAULT_LOOP_WAIT_TIMEOUT_MS,
             DEFAULT_GROW_AFTER_MICROS,
             DEFAULT_LOOP_HANDOVER,
-            DEFAULT_WATCH_ADAPTIVE);
+            DEFAULT_WATCH_ADAPTIVE,
+            DEFAULT_LOOP_TAKEOVER_AFTER_MICROS);
 
     private static final Logger LOG = LoggerFactory.getLogger(EngineSettings.class);
 
@@ -105,7 +112,12 @@ public record EngineSettings(
                 check.inRange("loop.wait.timeout.ms", config.loop_wait_timeout_ms(), 1, MAX_LOOP_WAIT_TIMEOUT_MS),
                 check.inRange("pool.grow.after.micros", config.pool_grow_after_micros(), 0, MAX_GROW_AFTER_MICROS),
                 config.loop_handover(),
-                config.watch_adaptive());
+                config.watch_adaptive(),
+                check.inRange(
+                        "loop.takeover.after.micros",
+                        config.loop_takeover_after_micros(),
+                        0,
+                        MAX_LOOP_TAKEOVER_AFTER_MICROS));
         if (settings.maxThreads < settings.coreThreads) {
             check.problem(
                     "pool.max.threads", settings.maxThreads, "at least pool.core.threads = " + settings.coreThreads);
@@ -190,6 +202,13 @@ public record EngineSettings(
         return copy.settings();
     }
 
+    /** These settings with another take-over bound of the loops ({@code 0}: hand the loop over before each upcall). */
+    public EngineSettings withLoopTakeoverAfterMicros(long micros) {
+        Copy copy = new Copy(this);
+        copy.loopTakeoverAfterMicros = micros;
+        return copy.settings();
+    }
+
     /** A mutable copy, so each {@code with...} method names only what it changes. */
     private static final class Copy {
         int coreThreads;
@@ -205,6 +224,7 @@ public record EngineSettings(
         long growAfterMicros;
         boolean loopHandover;
         boolean watchAdaptive;
+        long loopTakeoverAfterMicros;
 
         Copy(EngineSettings from) {
             coreThreads = from.coreThreads;
@@ -220,6 +240,7 @@ public record EngineSettings(
             growAfterMicros = from.growAfterMicros;
             loopHandover = from.loopHandover;
             watchAdaptive = from.watchAdaptive;
+            loopTakeoverAfterMicros = from.loopTakeoverAfterMicros;
         }
 
         EngineSettings settings() {
@@ -236,7 +257,8 @@ public record EngineSettings(
                     loopWaitTimeoutMs,
                     growAfterMicros,
                     loopHandover,
-                    watchAdaptive);
+                    watchAdaptive,
+                    loopTakeoverAfterMicros);
         }
     }
 }

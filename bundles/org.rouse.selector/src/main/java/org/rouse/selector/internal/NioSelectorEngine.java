@@ -57,9 +57,10 @@ public final class NioSelectorEngine implements SelectorEngine {
      * it runs (its attachment, its watch session, and the ready ops of the next upcall a watch found). `activity`
      * (ChannelActivity) counts the channels recently handed to the pool, the pool's demand.
      *
-     * Algorithm. Pool upcalls and the watch period: a loop hands a ready pool entry to submit(), which runs
-     * entry.dispatch on a worker, or, after handing the loop to its other thread (loop.handover, see SelectLoop),
-     * runs it itself through runHere(), exactly as a worker would (runUpcalls). The front's dispatch ends by calling update(entry) on the engine active then, from
+     * Algorithm. Pool upcalls and the watch period: a loop runs a ready pool entry itself through runOnLoop() while
+     * its other thread stands by (the take-over, see SelectLoop: no watch, and the re-arm applies on the loop thread
+     * at once), or hands it to submit(), which runs entry.dispatch on a worker, or, after handing the loop to its
+     * other thread (the take-over off), runs it itself through runHere(), exactly as a worker would (runUpcalls). The front's dispatch ends by calling update(entry) on the engine active then, from
      * the same worker. When a watch period is configured, update() recognises that call (the worker's Upcall in
      * `upcallOnThisThread` names the entry), and, only while the pool has capacity to spare (no upcall waits, and a
      * worker is idle or may be started), first watches the channel (ConnectionWatcher). If it becomes ready, update()
@@ -188,7 +189,14 @@ public final class NioSelectorEngine implements SelectorEngine {
         this.assignedPerLoop = new int[loops.length];
         SelectLoop.Host host = new LoopHost();
         for (int i = 0; i < loops.length; i++) {
-            loops[i] = new SelectLoop(name, i, settings.selectTimeoutMs(), settings.loopHandover(), rearmLatency, host);
+            loops[i] = new SelectLoop(
+                    name,
+                    i,
+                    settings.selectTimeoutMs(),
+                    settings.loopHandover(),
+                    settings.loopTakeoverAfterMicros(),
+                    rearmLatency,
+                    host);
         }
         this.activity = new ChannelActivity(TimeUnit.SECONDS.toNanos(settings.idleTimeoutSeconds()));
         this.workers = WorkerPool.create(settings, "rouse-selector-worker-", activity::recent);
@@ -252,7 +260,7 @@ public final class NioSelectorEngine implements SelectorEngine {
             return;
         }
         SelectLoop loop = attachment.loop;
-        boolean wake = settings.wakeupAfterUpcall() && !loop.onLoop();
+        boolean wake = settings.wakeupAfterUpcall() && !loop.updatesHere();
         if (wake) {
             wakeupsRequested.incrementAndGet();
         }
@@ -307,6 +315,7 @@ public final class NioSelectorEngine implements SelectorEngine {
         }
         CompletableFuture<Void> loopsDone = allOf(keyFlushed, drainFlushed);
         if (!loopsDone.isDone() && !onAnyLoop()) {
+            leaveLoopsBeforeWaiting();
             awaitLoops(loopsDone, "deregistering " + entry.channel());
         }
         return watchReleased == null ? loopsDone : CompletableFuture.allOf(loopsDone, watchReleased);
@@ -384,6 +393,7 @@ public final class NioSelectorEngine implements SelectorEngine {
             for (SelectLoop loop : loops) {
                 loop.wakeup();
             }
+            leaveLoopsBeforeWaiting();
             if (!awaitBounded(all)) {
                 warnStuck(deregistered, entries.size());
             }
@@ -417,6 +427,8 @@ public final class NioSelectorEngine implements SelectorEngine {
         counters.put("wakeups.written", wakeupsWritten());
         counters.put("rebuilds", rebuilds());
         counters.put("loop.handovers", sum(SelectLoop::handovers));
+        counters.put("loop.upcalls", sum(SelectLoop::upcallsOnLoop));
+        counters.put("loop.takeovers", sum(SelectLoop::takeovers));
         counters.put("loop.standby.parked", sum(loop -> loop.standbyParked() ? 1 : 0));
         counters.put("pool.threads", (long) workers.threads());
         counters.put("pool.threads.idle", (long) workers.idleThreads());
@@ -552,6 +564,13 @@ public final class NioSelectorEngine implements SelectorEngine {
             watcher.close();
         }
         LOG.info("Selector engine {} stopped", name);
+    }
+
+    /** A pool upcall that holds its loop (take-over on) hands the loop over before it waits for that loop. */
+    private void leaveLoopsBeforeWaiting() {
+        for (SelectLoop loop : loops) {
+            loop.leaveBeforeWaiting();
+        }
     }
 
     /** Whether the calling thread is one of this engine's loop threads (which must never wait for a loop). */
@@ -856,6 +875,11 @@ public final class NioSelectorEngine implements SelectorEngine {
         public void runHere(Attachment attachment, int readyOps) {
             activity.mark(attachment);
             runUpcalls(attachment, readyOps, true);
+        }
+
+        @Override
+        public void runOnLoop(Attachment attachment, int readyOps) {
+            dispatchSafely(attachment.entry, readyOps);
         }
     }
 }

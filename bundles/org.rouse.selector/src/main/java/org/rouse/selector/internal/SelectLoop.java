@@ -26,8 +26,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One select loop of a {@link NioSelectorEngine}: a thread ({@code rouse-selector-loop-N}) that owns one
  * {@link Selector}, applies the registration changes other threads queue for it, selects, and runs or hands off the
- * upcalls of its ready channels. With the hand-over on, the loop has two threads of that name, and the one that
- * selects passes the selecting to the other when it runs a pool upcall itself. The engine decides which entries belong to which loop (each {@link Attachment} names
+ * upcalls of its ready channels. With the hand-over on, the loop has two threads of that name: the one that selects
+ * runs pool upcalls itself while the other stands by and takes the selecting over if one of them runs too long (the
+ * take-over, the default), or it passes the selecting to the other before it runs one (the take-over off). The engine decides which entries belong to which loop (each {@link Attachment} names
  * its loop and says whether it is still attached) and where pool upcalls run ({@link Host#submit}).
  */
 final class SelectLoop {
@@ -82,10 +83,37 @@ final class SelectLoop {
      * then ends by itself; the engine's shutdown waits for it as for its workers and interrupts it after that
      * (awaitUpcall).
      *
+     * Take-over (produce-consume with a watchdog; `takeoverAfterNanos` > 0, the default). Netty runs handlers on its
+     * loop and a handler that blocks stalls every channel of that loop; Jetty's execute-produce-consume above never
+     * stalls the loop but pays the standby's wake-up on every call. Here the holder runs each ready pool upcall of a
+     * batch itself, in the batch's order, while the other thread is in `standby`: it disarms the key (interestOps(0),
+     * which EPollSelectorImpl only queues; the re-arm that the upcall's end applies directly, on this thread, cancels
+     * it before the next select, so the pair makes no epoll_ctl), sets `upcallOnLoop` to RUNNING with a new number,
+     * and runs the upcall through the engine (Host.runOnLoop: no watch, the loop selects the channel again next).
+     * The standby (standByWatching) looks every `takeoverAfterNanos` while upcalls run: if the same upcall is RUNNING
+     * at two looks in a row (it has run between one and two periods: it blocks, computes, or its thread was
+     * preempted) it CASes it to TAKEN, writes `holder` and selects; the old holder's end CAS then fails, and it
+     * touches nothing of the loop's any more: it waits for the taker's `holder` write, leaves the rest of its batch
+     * (those keys are still armed, so the new holder selects them again, level-triggered) and parks as the standby
+     * once the handler returns. While nobody stands by, ready pool upcalls go to the pool, as with the hand-over off.
+     * Its channel then sends a stint of upcalls to the pool (Attachment.toPool: 16, doubled after each overrun that
+     * follows, up to 65,536, halved by each upcall that ends on the loop), so a handler that blocks every time holds
+     * the loop up about once per 65,536 calls, and one that was only preempted comes back soon. After a look that
+     * found no new upcall the standby parks with no timeout (`standbyDormant`), and the holder's next upcall wakes it:
+     * an idle loop makes no wake-ups, and a busy one makes one per period. During an upcall on the loop onLoop() is
+     * false (another thread may take the loop at any moment), so attach, detach and loop tasks from the handler are
+     * queued as from a worker; update() alone applies at once (interestOps is thread-safe, and the select that the
+     * new holder starts after its `holder` write applies it), and queues it as well if the loop was taken meanwhile.
+     * A handler that would wait for the loop (a deregistration's flush) first hands it to the standby itself
+     * (leaveBeforeWaiting: CAS RUNNING to LEFT), as a hand-over would. When the loop stops, the standby takes over a
+     * running upcall at once, so the loop closes while a handler still blocks.
+     *
      * Invariants.
      * 0. Exactly one thread holds the loop (`holder`) and only it touches the Selector's selection and this loop's
-     *    private state; the holder changes only by the holder's own write, which also takes the standby out of
-     *    `standby`, so a thread is given the role at most once per park.
+     *    private state. The holder changes by the holder's own write, which also takes the standby out of
+     *    `standby`, so a thread is given the role at most once per park; or, during a pool upcall on the loop, by
+     *    the thread that moved `upcallOnLoop` out of RUNNING (the standby's TAKEN, or the upcall's own LEFT): one CAS
+     *    decides, and the holder's end CAS back to IDLE is the third contender, so the role never has two owners.
      * 1. Queued work and every selected key re-check membership (Attachment.attached, which the engine clears when it
      *    lets the entry go) when they run, so work queued, or readiness selected, before a detach or drain is skipped.
      * 2. Wakeup coalescing: `awake` is true except from just before the loop checks for pending work until select
@@ -96,8 +124,13 @@ final class SelectLoop {
      * 3. Across a rebuild wakeups stay correct: a producer writes one only after its CAS on `awake` succeeded, and
      *    the loop clears `awake` only after the new selector is published.
      *
+     * 4. Dormant standby (Dekker): the holder sets RUNNING, then reads `standbyDormant`; the standby sets
+     *    `standbyDormant`, then reads `upcallOnLoop`; one of them sees the other, so an upcall on the loop never runs
+     *    without a standby that looks.
+     *
      * Costs. A re-arm from another thread costs a queue insertion and at most one selector.wakeup() per select
-     * cycle; one from the loop thread costs an interestOps call. An idle loop is blocked in select: no polling
+     * cycle; one from the loop thread costs an interestOps call. A pool upcall on the loop (take-over) costs a
+     * volatile write, a CAS and two interestOps calls, and no system call while the standby is awake. An idle loop is blocked in select: no polling
      * unless select.timeout.ms is set.
      */
 
@@ -120,6 +153,12 @@ final class SelectLoop {
          * thread of {@code attachment.loop} that has just handed the loop to its other thread.
          */
         void runHere(Attachment attachment, int readyOps);
+
+        /**
+         * Runs that upcall on the calling thread, which holds the loop, with no watch after it: the loop selects the
+         * channel again next. Called with the take-over on (see the notes), while the loop's other thread stands by.
+         */
+        void runOnLoop(Attachment attachment, int readyOps);
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(SelectLoop.class);
@@ -144,6 +183,32 @@ final class SelectLoop {
 
     /** Hand-overs of the loop to its other thread; holder writes. */
     private final AtomicLong handovers = new AtomicLong();
+
+    /** With the hand-over on: how long a pool upcall may run on the holder before the standby takes over; 0 = off. */
+    private final long takeoverAfterNanos;
+
+    /**
+     * The pool upcalls the holder runs itself (take-over on): the number started, shifted left by 2, with the state
+     * of the last in the low bits (IDLE, RUNNING, TAKEN by the standby, LEFT by the upcall's thread). Set to RUNNING by
+     * the holder; from RUNNING only by CAS: back to IDLE by the holder, to TAKEN by the standby, to LEFT by the
+     * upcall's thread; the winner decides who holds the loop.
+     */
+    private final AtomicLong upcallOnLoop = new AtomicLong();
+
+    /** The thread running a pool upcall while it holds the loop, else null; see onLoop(). Volatile, set by it. */
+    private volatile Thread upcallThread;
+
+    /** Whether the standby waits with no timeout (nothing ran on the loop for a period); set by it, CAS by the holder. */
+    private final AtomicBoolean standbyDormant = new AtomicBoolean();
+
+    /** Take-overs of the loop by its standby during a long upcall; standby writes. */
+    private final AtomicLong takeovers = new AtomicLong();
+
+    private static final long STATE_BITS = 3;
+    // IDLE is 0: the number alone
+    private static final long RUNNING = 1;
+    private static final long TAKEN = 2;
+    private static final long LEFT = 3;
 
     /** Replaced only by the loop thread when it rebuilds the selector (the epoll spin bug); read by any thread. */
     private volatile Selector selector;
@@ -179,8 +244,16 @@ final class SelectLoop {
     /** Loop thread only. */
     private final SpinDetector spinDetector = new SpinDetector(SpinDetector.DEFAULT_THRESHOLD);
 
-    SelectLoop(String name, int index, long selectTimeoutMs, boolean handover, Recorder rearmLatency, Host host) {
+    SelectLoop(
+            String name,
+            int index,
+            long selectTimeoutMs,
+            boolean handover,
+            long takeoverAfterMicros,
+            Recorder rearmLatency,
+            Host host) {
         this.name = name + "/loop-" + index;
+        this.takeoverAfterNanos = handover ? TimeUnit.MICROSECONDS.toNanos(takeoverAfterMicros) : 0;
         this.index = index;
         this.host = host;
         this.selectTimeoutMs = selectTimeoutMs;
@@ -208,7 +281,17 @@ final class SelectLoop {
         }
     }
 
+    /**
+     * Whether the calling thread holds the loop and may touch its selector: not while it runs a pool upcall itself
+     * (the standby may take the loop from it at any moment), but see {@link #updatesHere()}.
+     */
     boolean onLoop() {
+        Thread me = Thread.currentThread();
+        return me == holder && me != upcallThread;
+    }
+
+    /** Whether {@link #update} from the calling thread applies at once, needing no wakeup: it holds the loop. */
+    boolean updatesHere() {
         return Thread.currentThread() == holder;
     }
 
@@ -226,12 +309,25 @@ final class SelectLoop {
         }
     }
 
-    /** Applies the entry's interest operations: at once on the loop thread, else queued, waking if asked to. */
+    /**
+     * Applies the entry's interest operations: at once on the thread that holds the loop (also inside a pool upcall
+     * it runs itself: interestOps is thread-safe, and the loop's next select applies it), else queued, waking if asked
+     * to.
+     */
     void update(SelectorEntry entry, boolean wake) {
-        if (onLoop()) {
+        Thread me = Thread.currentThread();
+        if (me == holder) {
             updateNow(entry);
+            if (holder != me) {
+                // taken over during this upcall: the new holder may already block in select without this change
+                queueUpdate(entry, true);
+            }
             return;
         }
+        queueUpdate(entry, wake);
+    }
+
+    private void queueUpdate(SelectorEntry entry, boolean wake) {
         long requestedAt = System.nanoTime();
         pending.add(() -> {
             updateNow(entry);
@@ -410,6 +506,37 @@ final class SelectLoop {
         return handovers.get();
     }
 
+    /** Pool upcalls the loop's holder ran itself (take-over on). */
+    long upcallsOnLoop() {
+        return upcallOnLoop.get() >>> 2;
+    }
+
+    long takeovers() {
+        return takeovers.get();
+    }
+
+    /**
+     * The calling thread is about to wait for this loop (a deregistration's flush): if it holds the loop while it
+     * runs a pool upcall, it hands the loop to the standby first, so the wait does not last until a take-over.
+     */
+    void leaveBeforeWaiting() {
+        Thread me = Thread.currentThread();
+        if (me != upcallThread || holder != me) {
+            return;
+        }
+        long state = upcallOnLoop.get();
+        Thread next = standby.get();
+        if ((state & STATE_BITS) != RUNNING || next == null || !standby.compareAndSet(next, null)) {
+            return;
+        }
+        if (!upcallOnLoop.compareAndSet(state, (state & ~STATE_BITS) | LEFT)) {
+            return; // taken over meanwhile: the standby holds the loop now
+        }
+        handovers.incrementAndGet();
+        holder = next; // publishes the loop's private state to it, as a hand-over does
+        LockSupport.unpark(next);
+    }
+
     /** Whether the loop's other thread is parked, ready to take the loop (a hand-over is possible now). */
     boolean standbyParked() {
         return standby.get() != null;
@@ -461,8 +588,12 @@ final class SelectLoop {
     private void awaitLoop(Thread me) {
         Thread.interrupted(); // an interrupt a handler left would make every park return at once
         standby.set(me);
-        while (holder != me && !stopped) {
-            LockSupport.park(this);
+        if (takeoverAfterNanos > 0) {
+            standByWatching(me);
+        } else {
+            while (holder != me && !stopped) {
+                LockSupport.park(this);
+            }
         }
         if (!standby.compareAndSet(me, null)) {
             // A hand-over took this thread out of `standby` and writes `holder` next, with nothing in between that
@@ -471,6 +602,43 @@ final class SelectLoop {
                 Thread.onSpinWait();
             }
         }
+    }
+
+    /**
+     * The standby's wait with the take-over on: while pool upcalls run on the holder it looks every period, and takes
+     * the loop if one upcall has run since its last look (or the loop stops during one); after a period with none it
+     * parks until the holder starts one. Returns once it holds the loop or the loop stopped.
+     */
+    private void standByWatching(Thread me) {
+        long seen = -1; // the state at the last look; -1: none yet
+        while (holder != me) {
+            long state = upcallOnLoop.get();
+            boolean running = (state & STATE_BITS) == RUNNING;
+            if (running && (state == seen || stopped)) {
+                if (upcallOnLoop.compareAndSet(state, (state & ~STATE_BITS) | TAKEN)) {
+                    takeovers.incrementAndGet();
+                    standby.set(null);
+                    holder = me; // the old holder, still in its upcall, touches nothing of the loop's from here
+                    break;
+                }
+                continue; // it ended, or its thread left the loop to this one
+            }
+            if (stopped) {
+                return;
+            }
+            if (!running && state == seen) {
+                standbyDormant.set(true); // Dekker with runOnLoop: it sets RUNNING, then reads this flag
+                if (upcallOnLoop.get() == state && holder != me && !stopped) {
+                    LockSupport.park(this);
+                }
+                standbyDormant.set(false);
+                seen = -1;
+                continue;
+            }
+            seen = state;
+            LockSupport.parkNanos(this, takeoverAfterNanos);
+        }
+        upcallThread = null; // the old holder's, if it lost the loop during an upcall; it checks `holder` first
     }
 
     /** The holder's last act once stopped. */
@@ -620,6 +788,14 @@ final class SelectLoop {
                 } catch (CancelledKeyException e) {
                     continue;
                 }
+                if (takeoverAfterNanos > 0) {
+                    if (attachment.toPool() || standby.get() == null || !overflow.isEmpty() || stopped) {
+                        handOff(attachment, ready);
+                    } else if (!runOnLoop(attachment, ready)) {
+                        return; // the loop was taken: the rest of the batch stays armed, and its new holder selects it
+                    }
+                    continue;
+                }
                 if (second == null) {
                     handOff(attachment, ready);
                     continue;
@@ -657,6 +833,37 @@ final class SelectLoop {
         LockSupport.unpark(next);
         host.runHere(attachment, ops);
         Thread.interrupted(); // as a pool worker does: an interrupt meant for the handler must not end later parks
+    }
+
+    /**
+     * A pool upcall run by the holder while the standby watches (see "Take-over"). Returns false if the loop was taken
+     * from this thread meanwhile; it then touches nothing of the loop's any more.
+     */
+    private boolean runOnLoop(Attachment attachment, int ops) {
+        Thread me = Thread.currentThread();
+        long running = (((upcallOnLoop.get() >>> 2) + 1) << 2) | RUNNING;
+        upcallThread = me;
+        upcallOnLoop.set(running);
+        if (standbyDormant.get() && standbyDormant.compareAndSet(true, false)) {
+            Thread watcher = standby.get();
+            if (watcher != null) {
+                LockSupport.unpark(watcher);
+            }
+        }
+        host.runOnLoop(attachment, ops);
+        Thread.interrupted(); // as a pool worker does: an interrupt meant for the handler must not end later selects
+        if (upcallOnLoop.compareAndSet(running, running & ~STATE_BITS)) { // IDLE
+            upcallThread = null;
+            attachment.ranOnLoop();
+            return true;
+        }
+        if ((upcallOnLoop.get() & STATE_BITS) == TAKEN) {
+            attachment.overranOnLoop = true; // its next upcalls go to the pool (Attachment.toPool)
+        }
+        while (holder == me) {
+            Thread.onSpinWait(); // a taker writes `holder` right after its CAS, with nothing in between that blocks
+        }
+        return false;
     }
 
     private void handOff(Attachment attachment, int ops) {

@@ -124,4 +124,16 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
                     + " thread, and while the second thread is busy upcalls go to the pool. Off: every pool upcall"
                     + " goes to a worker.")
     boolean loop_handover() default EngineSettings.DEFAULT_LOOP_HANDOVER;
+
+    @AttributeDefinition(
+            name = "Take the loop over after (µs)",
+            description = "With the hand-over on: a loop thread that finds a pool upcall ready runs it itself while"
+                    + " the loop's second thread stands by, and that thread takes the selecting over once one upcall"
+                    + " has run this long (between one and two such periods), so a handler that blocks holds the"
+                    + " loop's other channels up for about that long, once: its channel's later upcalls go to the"
+                    + " pool. 0: hand the selecting over before every such upcall instead (a wake-up per call)."
+                    + " 0 to 1000000.",
+            min = "0",
+            max = "1000000")
+    long loop_takeover_after_micros() default EngineSettings.DEFAULT_LOOP_TAKEOVER_AFTER_MICROS;
 }

@@ -39,8 +39,9 @@ class AdaptiveWatchTest {
     }
 
     private NioSelectorEngine engine(boolean adaptive, long periodMicros) {
-        NioSelectorEngine engine = rig.engine(
-                Rig.settings(600_000, true).withWatchPeriodMicros(periodMicros).withWatchAdaptive(adaptive));
+        NioSelectorEngine engine = rig.engine(Rig.poolPathSettings(600_000, true)
+                .withWatchPeriodMicros(periodMicros)
+                .withWatchAdaptive(adaptive));
         rig.core.swapTo(engine);
         return engine;
     }

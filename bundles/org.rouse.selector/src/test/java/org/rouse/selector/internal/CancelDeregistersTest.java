@@ -73,8 +73,9 @@ class CancelDeregistersTest {
     void cancelInsideItsOwnPoolUpcallDeregistersBeforeReturningEvenFromTheWatchSelector() throws Exception {
         // a 1 s blocking watch: the second call is found by the worker's private selector, which then keeps the
         // channel registered while it runs that upcall
-        NioSelectorEngine engine = rig.engine(
-                Rig.settings(600_000, true).withWatchPeriodMicros(1_000_000).withWatchAdaptive(false));
+        NioSelectorEngine engine = rig.engine(Rig.poolPathSettings(600_000, true)
+                .withWatchPeriodMicros(1_000_000)
+                .withWatchAdaptive(false));
         rig.core.swapTo(engine);
         BundleSelectorView view = rig.view();
         ServerSocketChannel server = rig.server();
@@ -138,8 +139,9 @@ class CancelDeregistersTest {
 
     @Test
     void cancelFromAnotherThreadNeverWaitsForARunningUpcallAndItsStageCompletesWhenTheUpcallLetsGo() throws Exception {
-        NioSelectorEngine engine = rig.engine(
-                Rig.settings(600_000, true).withWatchPeriodMicros(1_000_000).withWatchAdaptive(false));
+        NioSelectorEngine engine = rig.engine(Rig.poolPathSettings(600_000, true)
+                .withWatchPeriodMicros(1_000_000)
+                .withWatchAdaptive(false));
         rig.core.swapTo(engine);
         BundleSelectorView view = rig.view();
         ServerSocketChannel server = rig.server();

@@ -40,7 +40,7 @@ class ChannelActivityTest {
 
     private NioSelectorEngine engine(long watchMicros, long idleSeconds) {
         return rig.engine(
-                Rig.settings(600_000, true).withPool(2, 16, idleSeconds).withWatchPeriodMicros(watchMicros));
+                Rig.poolPathSettings(600_000, true).withPool(2, 16, idleSeconds).withWatchPeriodMicros(watchMicros));
     }
 
     private List<SocketChannel> connectAndCall(BundleSelectorView view, int connections) throws IOException {

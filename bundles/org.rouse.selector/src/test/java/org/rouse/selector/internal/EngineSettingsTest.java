@@ -21,11 +21,12 @@ class EngineSettingsTest {
             long loop_wait_timeout_ms,
             long pool_grow_after_micros,
             boolean loop_handover,
-            boolean watch_adaptive)
+            boolean watch_adaptive,
+            long loop_takeover_after_micros)
             implements SelectorEngineConfig {
 
         static Config valid() {
-            return new Config(0, 8, 5, 100, false, 3, 250, 200, false, 750, 300, false, false);
+            return new Config(0, 8, 5, 100, false, 3, 250, 200, false, 750, 300, false, false, 500);
         }
 
         Config withLoops(int value) {
@@ -42,7 +43,8 @@ class EngineSettingsTest {
                     loop_wait_timeout_ms,
                     pool_grow_after_micros,
                     loop_handover,
-                    watch_adaptive);
+                    watch_adaptive,
+                    loop_takeover_after_micros);
         }
 
         Config withWatch(long value) {
@@ -59,7 +61,8 @@ class EngineSettingsTest {
                     loop_wait_timeout_ms,
                     pool_grow_after_micros,
                     loop_handover,
-                    watch_adaptive);
+                    watch_adaptive,
+                    loop_takeover_after_micros);
         }
 
         Config withLoopWait(long value) {
@@ -76,7 +79,8 @@ class EngineSettingsTest {
                     value,
                     pool_grow_after_micros,
                     loop_handover,
-                    watch_adaptive);
+                    watch_adaptive,
+                    loop_takeover_after_micros);
         }
 
         Config withGrowAfter(long value) {
@@ -93,7 +97,8 @@ class EngineSettingsTest {
                     loop_wait_timeout_ms,
                     value,
                     loop_handover,
-                    watch_adaptive);
+                    watch_adaptive,
+                    loop_takeover_after_micros);
         }
 
         Config withPool(int core, int max, long idle) {
@@ -110,7 +115,26 @@ class EngineSettingsTest {
                     loop_wait_timeout_ms,
                     pool_grow_after_micros,
                     loop_handover,
-                    watch_adaptive);
+                    watch_adaptive,
+                    loop_takeover_after_micros);
+        }
+
+        Config withTakeoverAfter(long value) {
+            return new Config(
+                    pool_core_threads,
+                    pool_max_threads,
+                    pool_idle_timeout_seconds,
+                    pool_queue_capacity,
+                    pool_most_recently_idle_first,
+                    loops,
+                    select_timeout_ms,
+                    watch_period_us,
+                    wakeup_after_upcall,
+                    loop_wait_timeout_ms,
+                    pool_grow_after_micros,
+                    loop_handover,
+                    watch_adaptive,
+                    value);
         }
 
         @Override
@@ -123,7 +147,8 @@ class EngineSettingsTest {
     void aValidConfigurationIsTakenAsIs() {
         EngineSettings settings = EngineSettings.from(Config.valid());
 
-        assertEquals(new EngineSettings(0, 8, 5, 100, false, 3, 250, 200, false, 750, 300, false, false), settings);
+        assertEquals(
+                new EngineSettings(0, 8, 5, 100, false, 3, 250, 200, false, 750, 300, false, false, 500), settings);
     }
 
     @Test
@@ -133,6 +158,8 @@ class EngineSettingsTest {
         assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withLoops(0)));
         assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withLoops(65)));
         assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withWatch(-1)));
+        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withTakeoverAfter(-1)));
+        assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withTakeoverAfter(1_000_001)));
         assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withWatch(1_000_001)));
         assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withLoopWait(0)));
         assertEquals(EngineSettings.DEFAULTS, EngineSettings.from(Config.valid().withLoopWait(600_001)));

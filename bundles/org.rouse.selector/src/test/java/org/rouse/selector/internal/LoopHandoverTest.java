@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
@@ -14,21 +13,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.rouse.api.internal.selector.BundleSelectorView;
-import org.rouse.selector.ChannelRegistration;
 
 /**
  * The loop's hand-over of the selecting role (loop.handover), on real sockets and threads: the thread that selected a
@@ -49,7 +45,8 @@ class LoopHandoverTest {
     }
 
     private NioSelectorEngine engine(boolean handover) {
-        NioSelectorEngine engine = rig.engine(Rig.settings(600_000, true).withLoopHandover(handover));
+        NioSelectorEngine engine =
+                rig.engine(Rig.poolPathSettings(600_000, true).withLoopHandover(handover));
         rig.core.swapTo(engine);
         if (handover) { // the loop's second thread parks as the standby once it has started
             Awaitility.await()
@@ -57,55 +54,6 @@ class LoopHandoverTest {
                     .until(() -> engine.counters().get("loop.standby.parked") == 1L);
         }
         return engine;
-    }
-
-    /** Echoes, and records the threads its upcalls ran on; a request of {@code BLOCK} blocks until released. */
-    private static final class RecordingEcho extends Rig.Echo {
-        static final long BLOCK = Long.MIN_VALUE;
-        static final long INTERRUPT = Long.MIN_VALUE + 1;
-        final Set<String> threads = ConcurrentHashMap.newKeySet();
-        final AtomicInteger inside = new AtomicInteger();
-        final AtomicInteger overlaps = new AtomicInteger();
-        final CountDownLatch blocking = new CountDownLatch(1);
-        final CountDownLatch release;
-
-        RecordingEcho(CountDownLatch release) {
-            this.release = release;
-        }
-
-        @Override
-        public void onReady(ChannelRegistration registration, int readyOps) throws IOException {
-            if (inside.incrementAndGet() != 1) {
-                overlaps.incrementAndGet();
-            }
-            try {
-                threads.add(Thread.currentThread().getName());
-                SocketChannel channel = (SocketChannel) registration.channel();
-                ByteBuffer request = ByteBuffer.allocate(8);
-                int read = channel.read(request);
-                if (read < 0) {
-                    registration.close();
-                    return;
-                }
-                if (read == 8 && request.getLong(0) == INTERRUPT) {
-                    Thread.currentThread().interrupt(); // a handler that leaves its interrupt flag set
-                }
-                if (read == 8 && request.getLong(0) == BLOCK) {
-                    blocking.countDown();
-                    try {
-                        release.await(30, TimeUnit.SECONDS);
-                    } catch (InterruptedException interrupted) {
-                        Thread.currentThread().interrupt();
-                    }
-                }
-                request.flip();
-                while (request.hasRemaining()) {
-                    channel.write(request);
-                }
-            } finally {
-                inside.decrementAndGet();
-            }
-        }
     }
 
     private ServerSocketChannel server(BundleSelectorView view, List<RecordingEcho> handlers, CountDownLatch release)

@@ -48,7 +48,7 @@ class LoopRaceTest {
     @CsvSource({"1, 0", "3, 0", "3, 200", "2, 1000"})
     void upcallsEndingWhileTheLoopSelectsAreNeverLostAndWakeupsCoalesce(int loops, long watchMicros) throws Exception {
         NioSelectorEngine engine =
-                rig.engine(Rig.settings(600_000, true).withLoops(loops).withWatchPeriodMicros(watchMicros));
+                rig.engine(Rig.poolPathSettings(600_000, true).withLoops(loops).withWatchPeriodMicros(watchMicros));
         rig.core.swapTo(engine);
         BundleSelectorView view = rig.view();
         ServerSocketChannel server = rig.server();

@@ -87,8 +87,10 @@ class PoolGrowthTest {
         // a grace (1 s) long enough that a loaded build machine's scheduling pauses never reach it: every thread here
         // is started for the recently active channels, none because an upcall waited. Were the pool to grow only
         // after waits, it would stay near its two core threads and the await for sixteen below would fail
-        NioSelectorEngine engine =
-                engine(EngineSettings.DEFAULTS.withPool(2, 64, 60).withGrowAfterMicros(1_000_000));
+        NioSelectorEngine engine = engine(EngineSettings.DEFAULTS
+                .withLoopTakeoverAfterMicros(0)
+                .withPool(2, 64, 60)
+                .withGrowAfterMicros(1_000_000));
         BundleSelectorView view = rig.view();
         ServerSocketChannel server = rig.server();
         view.accept(server, SelectionKey.OP_READ, connection -> new Rig.Echo());
@@ -121,7 +123,8 @@ class PoolGrowthTest {
     @Test
     void aHandlerBlockedForeverDoesNotHoldUpOtherConnectionsBeyondTheStarvationBound() throws Exception {
         // the defaults' grace (2 ms), a small pool so the blocked handlers hold most of it
-        NioSelectorEngine engine = engine(EngineSettings.DEFAULTS.withPool(1, 8, 60));
+        NioSelectorEngine engine =
+                engine(EngineSettings.DEFAULTS.withLoopTakeoverAfterMicros(0).withPool(1, 8, 60));
         CountDownLatch never = new CountDownLatch(1);
         CountDownLatch blocked = new CountDownLatch(2);
         BundleSelectorView view = rig.view();

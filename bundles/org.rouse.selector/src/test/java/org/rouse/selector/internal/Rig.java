@@ -29,6 +29,15 @@ final class Rig implements AutoCloseable {
                 .withWatchPeriodMicros(0); // the loop paths alone; WatchPeriodTest and the RESP tests cover the watch
     }
 
+    /**
+     * {@link #settings} with the loops' take-over off ({@code loop.takeover.after.micros=0}): every pool upcall goes
+     * to a worker or, after a hand-over, to the loop's other thread, for tests of the pool's, the watch's and the
+     * hand-over's paths.
+     */
+    static EngineSettings poolPathSettings(long selectTimeoutMs, boolean wakeupAfterUpcall) {
+        return settings(selectTimeoutMs, wakeupAfterUpcall).withLoopTakeoverAfterMicros(0);
+    }
+
     NioSelectorEngine engine(EngineSettings settings) {
         NioSelectorEngine engine = new NioSelectorEngine(settings);
         engines.add(engine);

@@ -41,8 +41,9 @@ class WatchPeriodTest {
 
     private NioSelectorEngine engineWatching(long micros) {
         // the watch's mechanics after every upcall; AdaptiveWatchTest covers which upcalls the default watches after
-        NioSelectorEngine engine = rig.engine(
-                Rig.settings(600_000, true).withWatchPeriodMicros(micros).withWatchAdaptive(false));
+        NioSelectorEngine engine = rig.engine(Rig.poolPathSettings(600_000, true)
+                .withWatchPeriodMicros(micros)
+                .withWatchAdaptive(false));
         rig.core.swapTo(engine);
         return engine;
     }
@@ -81,7 +82,7 @@ class WatchPeriodTest {
     @Test
     void aWorkerNeverWatchesWhenItIsTheLastOneOtherChannelsCouldGet() throws Exception {
         NioSelectorEngine engine =
-                rig.engine(Rig.settings(600_000, true) // the pool's rule: no loop hand-over, every upcall on it
+                rig.engine(Rig.poolPathSettings(600_000, true) // the pool's rule: no loop hand-over, every upcall on it
                         .withPool(1, 1, 60)
                         .withWatchPeriodMicros(500_000)
                         .withWatchAdaptive(false)
@@ -103,7 +104,7 @@ class WatchPeriodTest {
     @Test
     void belowOneWorkerPerActiveChannelThePoolGrowsRatherThanCuttingAWatchShort() throws Exception {
         // a 20 s watch and a 20 s grace: a call waiting for either would time the test out
-        NioSelectorEngine engine = rig.engine(Rig.settings(600_000, true)
+        NioSelectorEngine engine = rig.engine(Rig.poolPathSettings(600_000, true)
                 .withPool(1, 3, 60)
                 .withWatchPeriodMicros(20_000_000)
                 .withGrowAfterMicros(20_000_000)

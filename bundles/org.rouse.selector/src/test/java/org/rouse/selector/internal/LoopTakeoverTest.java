@@ -1,0 +1,286 @@
+package org.rouse.selector.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.rouse.api.internal.selector.BundleSelectorView;
+import org.rouse.selector.ChannelRegistration;
+
+/**
+ * The loop's take-over (loop.takeover.after.micros, the default), on real sockets and threads: a pool upcall runs on
+ * the loop thread that selected it, with no hand-off and no re-arm through the loop's queue; a handler that blocks
+ * there is taken over by the loop's other thread, so other connections wait for about the bound once, and its
+ * channel's next upcalls go to the pool; many connections, some blocking now and then, lose no call and never run
+ * two upcalls of one channel at once; a cancel inside such an upcall deregisters before it returns; an idle loop's
+ * standby waits without a timeout; and a shutdown ends the loop while a handler still blocks.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class LoopTakeoverTest {
+
+    private static final String LOOP_THREAD = "rouse-selector-loop-0";
+
+    private final Rig rig = new Rig();
+
+    @AfterEach
+    void tearDown() throws Exception {
+        rig.close();
+    }
+
+    private NioSelectorEngine engine() {
+        NioSelectorEngine engine = rig.engine(Rig.settings(600_000, true).withLoopTakeoverAfterMicros(1_000));
+        rig.core.swapTo(engine);
+        Awaitility.await() // the loop's second thread stands by once it has started
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> engine.counters().get("loop.standby.parked") == 1L);
+        return engine;
+    }
+
+    private ServerSocketChannel server(BundleSelectorView view, List<RecordingEcho> handlers, CountDownLatch release)
+            throws IOException {
+        ServerSocketChannel server = rig.server();
+        view.accept(server, SelectionKey.OP_READ, connection -> {
+            RecordingEcho echo = new RecordingEcho(release);
+            handlers.add(echo);
+            return echo;
+        });
+        return server;
+    }
+
+    @Test
+    void aPoolUpcallRunsOnTheLoopThreadWithNoHandOffAndNoQueuedReArm() throws Exception {
+        NioSelectorEngine engine = engine();
+        List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
+        SocketChannel client = rig.connect(server(rig.view(), handlers, new CountDownLatch(0)));
+
+        for (long i = 1; i <= 100; i++) {
+            assertEquals(i, Rig.call(client, i));
+        }
+
+        assertEquals(Set.of(LOOP_THREAD), handlers.get(0).threads, "every call ran on the loop thread");
+        assertTrue(engine.counters().get("loop.upcalls") >= 100, "counted: " + engine.counters());
+        assertEquals(0L, engine.counters().get("pool.completed"), "nothing went to the pool");
+        assertEquals(0L, engine.counters().get("rearm.count"), "every re-arm applied at once, on the loop thread");
+        assertEquals(0L, engine.counters().get("loop.takeovers"));
+    }
+
+    @Test
+    void aHandlerThatBlocksOnTheLoopIsTakenOverOnceAndItsChannelMovesToThePool() throws Exception {
+        NioSelectorEngine engine = engine();
+        List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
+        CountDownLatch release = new CountDownLatch(1);
+        ServerSocketChannel server = server(rig.view(), handlers, release);
+        SocketChannel blocked = rig.connect(server);
+        SocketChannel other = rig.connect(server);
+        ExecutorService client = Executors.newSingleThreadExecutor();
+        try {
+            Future<Long> blockedCall = client.submit(() -> Rig.call(blocked, RecordingEcho.BLOCK));
+            Awaitility.await("the blocking call reaching its handler")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> handlers.stream().anyMatch(handler -> handler.blocking.getCount() == 0));
+            for (long i = 1; i <= 200; i++) { // the loop's other thread took the selecting over
+                assertEquals(i, Rig.call(other, i), "another connection's call while a handler blocks on the loop");
+            }
+            assertEquals(1L, engine.counters().get("loop.takeovers"), "taken over once: " + engine.counters());
+            release.countDown();
+            assertEquals(RecordingEcho.BLOCK, blockedCall.get(30, TimeUnit.SECONDS));
+            for (long i = 1; i <= 5; i++) {
+                assertEquals(i, Rig.call(blocked, i), "the blocked connection's later calls");
+            }
+        } finally {
+            release.countDown();
+            client.shutdownNow();
+        }
+        RecordingEcho blockedHandler = handlers.stream()
+                .filter(h -> h.blocking.getCount() == 0)
+                .findFirst()
+                .orElseThrow();
+        assertTrue(blockedHandler.threads.contains(LOOP_THREAD), "it blocked on the loop thread");
+        assertTrue(
+                blockedHandler.threads.stream().anyMatch(name -> name.startsWith("rouse-selector-worker-")),
+                "its next calls ran on the pool: " + blockedHandler.threads);
+        assertEquals(1L, engine.counters().get("loop.takeovers"), "and were not taken over again");
+    }
+
+    @Test
+    void manyConnectionsWithHandlersThatSometimesBlockLoseNoCallAndNeverOverlap() throws Exception {
+        NioSelectorEngine engine = engine();
+        List<BlockingNowAndThen> handlers = new CopyOnWriteArrayList<>();
+        ServerSocketChannel server = rig.server();
+        rig.view().accept(server, SelectionKey.OP_READ, connection -> {
+            BlockingNowAndThen echo = new BlockingNowAndThen();
+            handlers.add(echo);
+            return echo;
+        });
+        int connections = 16;
+        int calls = 200;
+        ExecutorService clients = Executors.newFixedThreadPool(connections);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int c = 0; c < connections; c++) {
+                SocketChannel client = rig.connect(server);
+                long base = c * 1_000_000L;
+                done.add(clients.submit(() -> {
+                    for (long i = 1; i <= calls; i++) {
+                        assertEquals(base + i, Rig.call(client, base + i), "each reply is its own request's echo");
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            clients.shutdownNow();
+        }
+        assertEquals(connections, handlers.size());
+        for (BlockingNowAndThen handler : handlers) {
+            assertEquals(0, handler.overlaps.get(), "two upcalls of one channel at once");
+            assertEquals(calls, handler.calls.get());
+        }
+        assertTrue(
+                engine.counters().get("loop.takeovers") >= 1, "a blocking call was taken over: " + engine.counters());
+        assertTrue(engine.counters().get("loop.upcalls") >= connections, "calls ran on the loop: " + engine.counters());
+    }
+
+    /** Echoes 8-byte requests; every 25th request blocks its upcall for 3 ms (a handler doing blocking work). */
+    private static final class BlockingNowAndThen extends Rig.Echo {
+        final AtomicInteger inside = new AtomicInteger();
+        final AtomicInteger overlaps = new AtomicInteger();
+        final AtomicInteger calls = new AtomicInteger();
+
+        @Override
+        public void onReady(ChannelRegistration registration, int readyOps) throws IOException {
+            if (inside.incrementAndGet() != 1) {
+                overlaps.incrementAndGet();
+            }
+            try {
+                SocketChannel channel = (SocketChannel) registration.channel();
+                ByteBuffer request = ByteBuffer.allocate(8);
+                if (channel.read(request) < 0) {
+                    registration.close();
+                    return;
+                }
+                if (request.position() < 8) {
+                    return; // the rest of the request comes with the next upcall (Rig.call writes 8 bytes at once)
+                }
+                if (calls.incrementAndGet() % 25 == 0) {
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(3)); // the blocking work, not a wait
+                }
+                request.flip();
+                while (request.hasRemaining()) {
+                    channel.write(request);
+                }
+            } finally {
+                inside.decrementAndGet();
+            }
+        }
+    }
+
+    @Test
+    void cancelInsideItsOwnUpcallOnTheLoopDeregistersBeforeReturningWithoutATakeover() throws Exception {
+        NioSelectorEngine engine = engine();
+        BundleSelectorView view = rig.view();
+        ServerSocketChannel server = rig.server();
+        SocketChannel client = rig.connect(server);
+        SocketChannel accepted = server.accept();
+        accepted.configureBlocking(false);
+        AtomicReference<Object> outcome = new AtomicReference<>();
+        CountDownLatch handled = new CountDownLatch(1);
+        view.register(accepted, SelectionKey.OP_READ, (registration, ops) -> {
+            registration.cancel();
+            try {
+                accepted.configureBlocking(true); // throws if the channel were still registered with a selector
+                outcome.set(Thread.currentThread().getName());
+            } catch (RuntimeException | IOException e) {
+                outcome.set(e);
+            } finally {
+                handled.countDown();
+            }
+        });
+        client.write(ByteBuffer.wrap(new byte[] {1}));
+
+        assertTrue(handled.await(10, TimeUnit.SECONDS));
+        assertEquals(LOOP_THREAD, outcome.get(), "ran on the loop, and the channel could go blocking at once");
+        assertEquals(0L, engine.counters().get("loop.takeovers"), "the upcall handed the loop over itself");
+        assertEquals(1L, engine.counters().get("loop.upcalls"));
+        accepted.close();
+    }
+
+    @Test
+    void anIdleLoopsStandbyWaitsWithoutATimeout() throws Exception {
+        engine();
+        List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
+        SocketChannel client = rig.connect(server(rig.view(), handlers, new CountDownLatch(0)));
+        for (long i = 1; i <= 20; i++) {
+            assertEquals(i, Rig.call(client, i));
+        }
+
+        // one loop thread blocks in select, the other parks with no timeout: no wake-ups while nothing happens
+        Awaitility.await("the standby parked without a timeout")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> loopThreads().stream().anyMatch(t -> t.getState() == Thread.State.WAITING));
+        assertTrue(loopThreads().stream().noneMatch(t -> t.getState() == Thread.State.TIMED_WAITING));
+    }
+
+    private static List<Thread> loopThreads() {
+        List<Thread> loops = new ArrayList<>();
+        for (Thread thread : Thread.getAllStackTraces().keySet()) {
+            if (thread.getName().equals(LOOP_THREAD)) {
+                loops.add(thread);
+            }
+        }
+        return loops;
+    }
+
+    @Test
+    void aShutdownEndsTheLoopWhileAHandlerStillBlocksOnIt() throws Exception {
+        NioSelectorEngine engine = engine();
+        List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
+        CountDownLatch release = new CountDownLatch(1);
+        SocketChannel client = rig.connect(server(rig.view(), handlers, release));
+        ExecutorService caller = Executors.newSingleThreadExecutor();
+        try {
+            Future<Long> call = caller.submit(() -> Rig.call(client, RecordingEcho.BLOCK));
+            Awaitility.await("the blocking call reaching its handler")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> handlers.stream().anyMatch(handler -> handler.blocking.getCount() == 0));
+            assertEquals(Set.of(LOOP_THREAD), handlers.get(0).threads, "it blocks on the loop thread");
+            rig.core.swapTo(null); // the front lets go of the engine; its channels stay open
+            long start = System.nanoTime();
+            engine.shutdown(); // the standby takes the loop over and closes it
+            assertTrue(
+                    System.nanoTime() - start < TimeUnit.SECONDS.toNanos(20),
+                    "the shutdown waited for the blocked handler");
+            assertTrue(
+                    loopThreads().stream().noneMatch(t -> t.getState() == Thread.State.TIMED_WAITING),
+                    "no loop thread keeps watching");
+            release.countDown();
+            call.get(30, TimeUnit.SECONDS); // the handler answers once released: nothing was lost
+        } finally {
+            release.countDown();
+            caller.shutdownNow();
+        }
+    }
+}
