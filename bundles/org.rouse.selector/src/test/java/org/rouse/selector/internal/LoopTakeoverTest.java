@@ -48,8 +48,17 @@ class LoopTakeoverTest {
         rig.close();
     }
 
+    /** A take-over after 1 ms, the default: a handler that blocks is taken over (so may a preempted loop thread). */
     private NioSelectorEngine engine() {
-        NioSelectorEngine engine = rig.engine(Rig.settings(600_000, true).withLoopTakeoverAfterMicros(1_000));
+        return engine(1_000);
+    }
+
+    /**
+     * A take-over only after {@code micros}: with a second, a loop thread preempted by a busy host does not trigger
+     * one, for the cases that count take-overs or require none.
+     */
+    private NioSelectorEngine engine(long micros) {
+        NioSelectorEngine engine = rig.engine(Rig.settings(600_000, true).withLoopTakeoverAfterMicros(micros));
         rig.core.swapTo(engine);
         Awaitility.await() // the loop's second thread stands by once it has started
                 .atMost(Duration.ofSeconds(10))
@@ -70,7 +79,7 @@ class LoopTakeoverTest {
 
     @Test
     void aPoolUpcallRunsOnTheLoopThreadWithNoHandOffAndNoQueuedReArm() throws Exception {
-        NioSelectorEngine engine = engine();
+        NioSelectorEngine engine = engine(1_000_000);
         List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
         SocketChannel client = rig.connect(server(rig.view(), handlers, new CountDownLatch(0)));
 
@@ -102,7 +111,7 @@ class LoopTakeoverTest {
             for (long i = 1; i <= 200; i++) { // the loop's other thread took the selecting over
                 assertEquals(i, Rig.call(other, i), "another connection's call while a handler blocks on the loop");
             }
-            assertEquals(1L, engine.counters().get("loop.takeovers"), "taken over once: " + engine.counters());
+            assertTrue(engine.counters().get("loop.takeovers") >= 1, "taken over: " + engine.counters());
             release.countDown();
             assertEquals(RecordingEcho.BLOCK, blockedCall.get(30, TimeUnit.SECONDS));
             for (long i = 1; i <= 5; i++) {
@@ -120,7 +129,6 @@ class LoopTakeoverTest {
         assertTrue(
                 blockedHandler.threads.stream().anyMatch(name -> name.startsWith("rouse-selector-worker-")),
                 "its next calls ran on the pool: " + blockedHandler.threads);
-        assertEquals(1L, engine.counters().get("loop.takeovers"), "and were not taken over again");
     }
 
     @Test
@@ -200,7 +208,7 @@ class LoopTakeoverTest {
 
     @Test
     void cancelInsideItsOwnUpcallOnTheLoopDeregistersBeforeReturningWithoutATakeover() throws Exception {
-        NioSelectorEngine engine = engine();
+        NioSelectorEngine engine = engine(1_000_000);
         BundleSelectorView view = rig.view();
         ServerSocketChannel server = rig.server();
         SocketChannel client = rig.connect(server);
@@ -226,6 +234,33 @@ class LoopTakeoverTest {
         assertEquals(0L, engine.counters().get("loop.takeovers"), "the upcall handed the loop over itself");
         assertEquals(1L, engine.counters().get("loop.upcalls"));
         accepted.close();
+    }
+
+    @Test
+    void aCancelFromAnotherThreadWhileAHandlerBlocksOnTheLoopCompletesOnceTheLoopIsTakenOver() throws Exception {
+        NioSelectorEngine engine = engine();
+        List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
+        CountDownLatch release = new CountDownLatch(1);
+        ServerSocketChannel server = server(rig.view(), handlers, release);
+        SocketChannel client = rig.connect(server);
+        client.write(ByteBuffer.allocate(8).putLong(RecordingEcho.BLOCK).flip());
+        try {
+            Awaitility.await("the blocking call reaching its handler")
+                    .atMost(Duration.ofSeconds(30))
+                    .until(() -> handlers.stream().anyMatch(handler -> handler.blocking.getCount() == 0));
+            ChannelRegistration registration = handlers.get(0).registration;
+            SocketChannel connection = (SocketChannel) registration.channel();
+
+            // the loop's own thread is in the handler: the flush can only come from the thread that takes it over
+            registration.deregister().toCompletableFuture().get(10, TimeUnit.SECONDS);
+            connection.configureBlocking(true); // throws if the channel were still registered with a selector
+
+            assertEquals(Set.of(LOOP_THREAD), handlers.get(0).threads, "the handler still blocks on the loop");
+            assertEquals(1L, handlers.get(0).inside.get());
+            assertTrue(engine.counters().get("loop.takeovers") >= 1, "taken over: " + engine.counters());
+        } finally {
+            release.countDown();
+        }
     }
 
     @Test

@@ -19,6 +19,8 @@ final class RecordingEcho extends Rig.Echo {
     final AtomicInteger overlaps = new AtomicInteger();
     final CountDownLatch blocking = new CountDownLatch(1);
     final CountDownLatch release;
+    /** The registration of its last upcall. */
+    volatile ChannelRegistration registration;
 
     RecordingEcho(CountDownLatch release) {
         this.release = release;
@@ -31,6 +33,7 @@ final class RecordingEcho extends Rig.Echo {
         }
         try {
             threads.add(Thread.currentThread().getName());
+            this.registration = registration;
             SocketChannel channel = (SocketChannel) registration.channel();
             ByteBuffer request = ByteBuffer.allocate(8);
             int read = channel.read(request);
