@@ -3,14 +3,11 @@ package org.rouse.selector.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -24,7 +21,6 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.rouse.api.internal.selector.BundleSelectorView;
 
 /**
  * The loop's hand-over of the selecting role (loop.handover), on real sockets and threads: the thread that selected a
@@ -56,29 +52,18 @@ class LoopHandoverTest {
         return engine;
     }
 
-    private ServerSocketChannel server(BundleSelectorView view, List<RecordingEcho> handlers, CountDownLatch release)
-            throws IOException {
-        ServerSocketChannel server = rig.server();
-        view.accept(server, SelectionKey.OP_READ, connection -> {
-            RecordingEcho echo = new RecordingEcho(release);
-            handlers.add(echo);
-            return echo;
-        });
-        return server;
-    }
-
     @Test
     void aPoolUpcallRunsOnTheThreadThatSelectedItAndABlockedOneHoldsUpNoOtherConnection() throws Exception {
         NioSelectorEngine engine = engine(true);
         List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
         CountDownLatch release = new CountDownLatch(1);
-        ServerSocketChannel server = server(rig.view(), handlers, release);
+        ServerSocketChannel server = RecordingEcho.server(rig, rig.view(), handlers, release);
         SocketChannel blocked = rig.connect(server);
         SocketChannel other = rig.connect(server);
         ExecutorService client = Executors.newSingleThreadExecutor();
         try {
             Future<Long> blockedCall = client.submit(() -> Rig.call(blocked, RecordingEcho.BLOCK));
-            awaitBlocking(handlers);
+            RecordingEcho.awaitBlocking(handlers);
             for (long i = 1; i <= 200; i++) {
                 assertEquals(i, Rig.call(other, i), "another connection's call while a handler blocks");
             }
@@ -96,41 +81,16 @@ class LoopHandoverTest {
         assertTrue(engine.counters().get("loop.handovers") >= 1, "handovers: " + engine.counters());
     }
 
-    /** Waits up to 30 s until one of the handlers is blocked in its upcall (the accept may not have run yet). */
-    private static void awaitBlocking(List<RecordingEcho> handlers) {
-        Awaitility.await("the blocking call reaching its handler")
-                .atMost(Duration.ofSeconds(30))
-                .until(() -> handlers.stream().anyMatch(handler -> handler.blocking.getCount() == 0));
-    }
-
     @Test
     void manyConnectionsAreServedInOrderAcrossHandoversWithOneHandlerRunAtATime() throws Exception {
         // every reply must be the request's own echo; the overlap count is what a handler sees (the front's per-channel
         // flag would also turn away a second dispatch from the engine, so this is not the engine's own check)
         NioSelectorEngine engine = engine(true);
         List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
-        ServerSocketChannel server = server(rig.view(), handlers, new CountDownLatch(0));
+        ServerSocketChannel server = RecordingEcho.server(rig, rig.view(), handlers, new CountDownLatch(0));
         int connections = 16;
         int calls = 300;
-        ExecutorService clients = Executors.newFixedThreadPool(connections);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int c = 0; c < connections; c++) {
-                SocketChannel client = rig.connect(server);
-                long base = c * 1_000_000L;
-                done.add(clients.submit(() -> {
-                    for (long i = 1; i <= calls; i++) {
-                        assertEquals(base + i, Rig.call(client, base + i));
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get(60, TimeUnit.SECONDS);
-            }
-        } finally {
-            clients.shutdownNow();
-        }
+        rig.callFromEach(server, connections, calls); // each reply must be its own request's echo
         assertEquals(connections, handlers.size());
         for (RecordingEcho handler : handlers) {
             assertEquals(0, handler.overlaps.get(), "two upcalls of one channel at once");
@@ -142,7 +102,7 @@ class LoopHandoverTest {
     void withTheHandoverOffEveryPoolUpcallRunsOnAWorker() throws Exception {
         NioSelectorEngine engine = engine(false);
         List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
-        SocketChannel client = rig.connect(server(rig.view(), handlers, new CountDownLatch(0)));
+        SocketChannel client = rig.connect(RecordingEcho.server(rig, rig.view(), handlers, new CountDownLatch(0)));
         for (long i = 1; i <= 50; i++) {
             assertEquals(i, Rig.call(client, i));
         }
@@ -157,11 +117,11 @@ class LoopHandoverTest {
         NioSelectorEngine engine = engine(true);
         List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
         CountDownLatch release = new CountDownLatch(1);
-        SocketChannel client = rig.connect(server(rig.view(), handlers, release));
+        SocketChannel client = rig.connect(RecordingEcho.server(rig, rig.view(), handlers, release));
         ExecutorService caller = Executors.newSingleThreadExecutor();
         try {
             Future<Long> call = caller.submit(() -> Rig.call(client, RecordingEcho.BLOCK));
-            awaitBlocking(handlers);
+            RecordingEcho.awaitBlocking(handlers);
             assertTrue(
                     handlers.get(0).threads.contains(LOOP_THREAD), "not run on the loop: " + handlers.get(0).threads);
             rig.core.swapTo(null); // the front lets go of the engine; its channels stay open
@@ -182,7 +142,7 @@ class LoopHandoverTest {
     void anInterruptAHandlerLeavesOnALoopThreadDoesNotMakeItSpin() throws Exception {
         NioSelectorEngine engine = engine(true);
         List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
-        SocketChannel client = rig.connect(server(rig.view(), handlers, new CountDownLatch(0)));
+        SocketChannel client = rig.connect(RecordingEcho.server(rig, rig.view(), handlers, new CountDownLatch(0)));
         assertEquals(RecordingEcho.INTERRUPT, Rig.call(client, RecordingEcho.INTERRUPT));
         assertTrue(handlers.get(0).threads.contains(LOOP_THREAD), "not run on the loop: " + handlers.get(0).threads);
         Awaitility.await()

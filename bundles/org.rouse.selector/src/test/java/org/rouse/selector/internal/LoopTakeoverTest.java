@@ -66,22 +66,11 @@ class LoopTakeoverTest {
         return engine;
     }
 
-    private ServerSocketChannel server(BundleSelectorView view, List<RecordingEcho> handlers, CountDownLatch release)
-            throws IOException {
-        ServerSocketChannel server = rig.server();
-        view.accept(server, SelectionKey.OP_READ, connection -> {
-            RecordingEcho echo = new RecordingEcho(release);
-            handlers.add(echo);
-            return echo;
-        });
-        return server;
-    }
-
     @Test
     void aPoolUpcallRunsOnTheLoopThreadWithNoHandOffAndNoQueuedReArm() throws Exception {
         NioSelectorEngine engine = engine(1_000_000);
         List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
-        SocketChannel client = rig.connect(server(rig.view(), handlers, new CountDownLatch(0)));
+        SocketChannel client = rig.connect(RecordingEcho.server(rig, rig.view(), handlers, new CountDownLatch(0)));
 
         for (long i = 1; i <= 100; i++) {
             assertEquals(i, Rig.call(client, i));
@@ -99,15 +88,13 @@ class LoopTakeoverTest {
         NioSelectorEngine engine = engine();
         List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
         CountDownLatch release = new CountDownLatch(1);
-        ServerSocketChannel server = server(rig.view(), handlers, release);
+        ServerSocketChannel server = RecordingEcho.server(rig, rig.view(), handlers, release);
         SocketChannel blocked = rig.connect(server);
         SocketChannel other = rig.connect(server);
         ExecutorService client = Executors.newSingleThreadExecutor();
         try {
             Future<Long> blockedCall = client.submit(() -> Rig.call(blocked, RecordingEcho.BLOCK));
-            Awaitility.await("the blocking call reaching its handler")
-                    .atMost(Duration.ofSeconds(30))
-                    .until(() -> handlers.stream().anyMatch(handler -> handler.blocking.getCount() == 0));
+            RecordingEcho.awaitBlocking(handlers);
             for (long i = 1; i <= 200; i++) { // the loop's other thread took the selecting over
                 assertEquals(i, Rig.call(other, i), "another connection's call while a handler blocks on the loop");
             }
@@ -143,25 +130,7 @@ class LoopTakeoverTest {
         });
         int connections = 16;
         int calls = 200;
-        ExecutorService clients = Executors.newFixedThreadPool(connections);
-        try {
-            List<Future<?>> done = new ArrayList<>();
-            for (int c = 0; c < connections; c++) {
-                SocketChannel client = rig.connect(server);
-                long base = c * 1_000_000L;
-                done.add(clients.submit(() -> {
-                    for (long i = 1; i <= calls; i++) {
-                        assertEquals(base + i, Rig.call(client, base + i), "each reply is its own request's echo");
-                    }
-                    return null;
-                }));
-            }
-            for (Future<?> f : done) {
-                f.get(60, TimeUnit.SECONDS);
-            }
-        } finally {
-            clients.shutdownNow();
-        }
+        rig.callFromEach(server, connections, calls); // each reply must be its own request's echo
         assertEquals(connections, handlers.size());
         for (BlockingNowAndThen handler : handlers) {
             assertEquals(0, handler.overlaps.get(), "two upcalls of one channel at once");
@@ -241,13 +210,11 @@ class LoopTakeoverTest {
         NioSelectorEngine engine = engine();
         List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
         CountDownLatch release = new CountDownLatch(1);
-        ServerSocketChannel server = server(rig.view(), handlers, release);
+        ServerSocketChannel server = RecordingEcho.server(rig, rig.view(), handlers, release);
         SocketChannel client = rig.connect(server);
         client.write(ByteBuffer.allocate(8).putLong(RecordingEcho.BLOCK).flip());
         try {
-            Awaitility.await("the blocking call reaching its handler")
-                    .atMost(Duration.ofSeconds(30))
-                    .until(() -> handlers.stream().anyMatch(handler -> handler.blocking.getCount() == 0));
+            RecordingEcho.awaitBlocking(handlers);
             ChannelRegistration registration = handlers.get(0).registration;
             SocketChannel connection = (SocketChannel) registration.channel();
 
@@ -267,7 +234,7 @@ class LoopTakeoverTest {
     void anIdleLoopsStandbyWaitsWithoutATimeout() throws Exception {
         engine();
         List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
-        SocketChannel client = rig.connect(server(rig.view(), handlers, new CountDownLatch(0)));
+        SocketChannel client = rig.connect(RecordingEcho.server(rig, rig.view(), handlers, new CountDownLatch(0)));
         for (long i = 1; i <= 20; i++) {
             assertEquals(i, Rig.call(client, i));
         }
@@ -294,13 +261,11 @@ class LoopTakeoverTest {
         NioSelectorEngine engine = engine();
         List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
         CountDownLatch release = new CountDownLatch(1);
-        SocketChannel client = rig.connect(server(rig.view(), handlers, release));
+        SocketChannel client = rig.connect(RecordingEcho.server(rig, rig.view(), handlers, release));
         ExecutorService caller = Executors.newSingleThreadExecutor();
         try {
             Future<Long> call = caller.submit(() -> Rig.call(client, RecordingEcho.BLOCK));
-            Awaitility.await("the blocking call reaching its handler")
-                    .atMost(Duration.ofSeconds(30))
-                    .until(() -> handlers.stream().anyMatch(handler -> handler.blocking.getCount() == 0));
+            RecordingEcho.awaitBlocking(handlers);
             assertEquals(Set.of(LOOP_THREAD), handlers.get(0).threads, "it blocks on the loop thread");
             rig.core.swapTo(null); // the front lets go of the engine; its channels stay open
             long start = System.nanoTime();

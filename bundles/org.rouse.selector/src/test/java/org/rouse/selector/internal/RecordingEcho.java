@@ -2,12 +2,18 @@ package org.rouse.selector.internal;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
+import org.rouse.api.internal.selector.BundleSelectorView;
 import org.rouse.selector.ChannelRegistration;
 
 /** Echoes, and records the threads its upcalls ran on; a request of {@code BLOCK} blocks until released. */
@@ -59,5 +65,24 @@ final class RecordingEcho extends Rig.Echo {
         } finally {
             inside.decrementAndGet();
         }
+    }
+
+    /** A listening socket whose connections each get a new RecordingEcho, added to {@code handlers}. */
+    static ServerSocketChannel server(
+            Rig rig, BundleSelectorView view, List<RecordingEcho> handlers, CountDownLatch release) throws IOException {
+        ServerSocketChannel server = rig.server();
+        view.accept(server, SelectionKey.OP_READ, connection -> {
+            RecordingEcho echo = new RecordingEcho(release);
+            handlers.add(echo);
+            return echo;
+        });
+        return server;
+    }
+
+    /** Waits up to 30 s until one of the handlers is blocked in its upcall (the accept may not have run yet). */
+    static void awaitBlocking(List<RecordingEcho> handlers) {
+        Awaitility.await("the blocking call reaching its handler")
+                .atMost(Duration.ofSeconds(30))
+                .until(() -> handlers.stream().anyMatch(handler -> handler.blocking.getCount() == 0));
     }
 }

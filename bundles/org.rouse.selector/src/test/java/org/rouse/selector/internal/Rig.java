@@ -9,6 +9,10 @@ import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.rouse.api.internal.selector.BundleSelectorView;
 import org.rouse.api.internal.selector.SelectorFrontCore;
 import org.rouse.selector.ChannelHandler;
@@ -153,6 +157,35 @@ final class Rig implements AutoCloseable {
         public void onClosed(ChannelRegistration registration, Throwable cause) {
             closeCause = cause;
             closed = true;
+        }
+    }
+
+    /**
+     * Opens {@code connections} connections to {@code server} and makes {@code calls} calls on each at once, one
+     * client thread per connection; fails unless every reply is its own request's echo, within 60 s.
+     */
+    void callFromEach(ServerSocketChannel server, int connections, int calls) throws Exception {
+        ExecutorService clients = Executors.newFixedThreadPool(connections);
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            for (int c = 0; c < connections; c++) {
+                SocketChannel client = connect(server);
+                long base = c * 1_000_000L;
+                done.add(clients.submit(() -> {
+                    for (long i = 1; i <= calls; i++) {
+                        long reply = call(client, base + i);
+                        if (reply != base + i) {
+                            throw new AssertionError("call " + (base + i) + " got the reply " + reply);
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(60, TimeUnit.SECONDS);
+            }
+        } finally {
+            clients.shutdownNow();
         }
     }
 }
