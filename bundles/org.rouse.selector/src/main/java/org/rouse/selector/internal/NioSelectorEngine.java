@@ -259,12 +259,9 @@ public final class NioSelectorEngine implements SelectorEngine {
         if (watcher.enabled() && watchedNextUpcall(attachment)) {
             return;
         }
-        SelectLoop loop = attachment.loop;
-        boolean wake = settings.wakeupAfterUpcall() && !loop.updatesHere();
-        if (wake) {
+        if (attachment.loop.update(entry, settings.wakeupAfterUpcall())) {
             wakeupsRequested.incrementAndGet();
         }
-        loop.update(entry, wake);
     }
 
     @Override

@@ -90,9 +90,10 @@ final class SelectLoop {
      * which EPollSelectorImpl only queues; the re-arm that the upcall's end applies directly, on this thread, cancels
      * it before the next select, so the pair makes no epoll_ctl), sets `upcallOnLoop` to RUNNING with a new number,
      * and runs the upcall through the engine (Host.runOnLoop: no watch, the loop selects the channel again next).
-     * The standby (standByWatching) looks every `takeoverAfterNanos` while upcalls run: if the same upcall is RUNNING
-     * at two looks in a row (it has run between one and two periods: it blocks, computes, or its thread was
-     * preempted) it CASes it to TAKEN, writes `holder` and selects; the old holder's end CAS then fails, and it
+     * The standby (standByWatching) looks every `takeoverAfterNanos` while upcalls run: if the same upcall has been
+     * RUNNING since a look at least a period ago by the clock (so between one and two periods: it blocks, computes,
+     * or its thread was preempted; an early return of a park never counts as a period) it CASes it to TAKEN, writes
+     * `holder` and selects; the old holder's end CAS then fails, and it
      * touches nothing of the loop's any more: it waits for the taker's `holder` write, leaves the rest of its batch
      * (those keys are still armed, so the new holder selects them again, level-triggered) and parks as the standby
      * once the handler returns. While nobody stands by, ready pool upcalls go to the pool, as with the hand-over off.
@@ -106,7 +107,9 @@ final class SelectLoop {
      * new holder starts after its `holder` write applies it), and queues it as well if the loop was taken meanwhile.
      * A handler that would wait for the loop (a deregistration's flush) first hands it to the standby itself
      * (leaveBeforeWaiting: CAS RUNNING to LEFT), as a hand-over would. When the loop stops, the standby takes over a
-     * running upcall at once, so the loop closes while a handler still blocks.
+     * running upcall at once, so the loop closes while a handler still blocks; a standby that sees the stop looks at
+     * the state once more before it ends, and the holder reads `stopped` after it sets RUNNING and hands the upcall
+     * off instead if the loop stopped (Dekker), so no upcall starts on the loop with no standby left.
      *
      * Invariants.
      * 0. Exactly one thread holds the loop (`holder`) and only it touches the Selector's selection and this loop's
@@ -283,16 +286,13 @@ final class SelectLoop {
 
     /**
      * Whether the calling thread holds the loop and may touch its selector: not while it runs a pool upcall itself
-     * (the standby may take the loop from it at any moment), but see {@link #updatesHere()}.
+     * (the standby may take the loop from it at any moment), but see {@link #update}.
      */
     boolean onLoop() {
         Thread me = Thread.currentThread();
-        return me == holder && me != upcallThread;
-    }
-
-    /** Whether {@link #update} from the calling thread applies at once, needing no wakeup: it holds the loop. */
-    boolean updatesHere() {
-        return Thread.currentThread() == holder;
+        // upcallThread first: a taker writes `holder` before it clears upcallThread, so an upcall's thread that has
+        // lost the loop never sees itself as holder with the field already cleared
+        return me != upcallThread && me == holder;
     }
 
     /** This loop's position in its engine, from 0. */
@@ -311,20 +311,23 @@ final class SelectLoop {
 
     /**
      * Applies the entry's interest operations: at once on the thread that holds the loop (also inside a pool upcall
-     * it runs itself: interestOps is thread-safe, and the loop's next select applies it), else queued, waking if asked
-     * to.
+     * it runs itself: interestOps is thread-safe, and the loop's next select applies it), else queued, waking the
+     * loop if allowed. Decided here, on the {@code holder} read that decides the path, so an upcall's thread that
+     * loses the loop just before never queues without a wakeup.
+     *
+     * @return whether it queued the change and woke the loop (a wakeup requested)
      */
-    void update(SelectorEntry entry, boolean wake) {
+    boolean update(SelectorEntry entry, boolean wakeAllowed) {
         Thread me = Thread.currentThread();
         if (me == holder) {
             updateNow(entry);
-            if (holder != me) {
-                // taken over during this upcall: the new holder may already block in select without this change
-                queueUpdate(entry, true);
+            if (holder == me) {
+                return false;
             }
-            return;
+            // taken over during this upcall: the new holder may already block in select without this change
         }
-        queueUpdate(entry, wake);
+        queueUpdate(entry, wakeAllowed);
+        return wakeAllowed;
     }
 
     private void queueUpdate(SelectorEntry entry, boolean wake) {
@@ -452,7 +455,10 @@ final class SelectLoop {
         try {
             for (Thread thread : new Thread[] {first, second}) {
                 long left;
-                while (thread.isAlive() && thread != holder && (left = deadlineNanos - System.nanoTime()) > 0) {
+                while (thread.isAlive()
+                        && thread != holder
+                        && thread != Thread.currentThread() // a shutdown from an upcall on this loop
+                        && (left = deadlineNanos - System.nanoTime()) > 0) {
                     try {
                         TimeUnit.NANOSECONDS.timedJoin(thread, left);
                     } catch (InterruptedException e) {
@@ -467,7 +473,7 @@ final class SelectLoop {
         }
         boolean done = true;
         for (Thread thread : new Thread[] {first, second}) {
-            if (thread.isAlive() && thread != holder) {
+            if (thread.isAlive() && thread != holder && thread != Thread.currentThread()) {
                 thread.interrupt();
                 done = false;
             }
@@ -610,11 +616,13 @@ final class SelectLoop {
      * parks until the holder starts one. Returns once it holds the loop or the loop stopped.
      */
     private void standByWatching(Thread me) {
-        long seen = -1; // the state at the last look; -1: none yet
+        long seen = -1; // the state at the last look that changed; -1: none yet
+        long seenAt = 0; // when that look was (System.nanoTime), so an early return of a park never counts a period
         while (holder != me) {
             long state = upcallOnLoop.get();
             boolean running = (state & STATE_BITS) == RUNNING;
-            if (running && (state == seen || stopped)) {
+            long now = System.nanoTime();
+            if (running && (stopped || (state == seen && now - seenAt >= takeoverAfterNanos))) {
                 if (upcallOnLoop.compareAndSet(state, (state & ~STATE_BITS) | TAKEN)) {
                     takeovers.incrementAndGet();
                     standby.set(null);
@@ -624,21 +632,33 @@ final class SelectLoop {
                 continue; // it ended, or its thread left the loop to this one
             }
             if (stopped) {
+                // Dekker with runOnLoop, which sets RUNNING and then reads `stopped`: look once more, or an upcall
+                // that started just now would block with no standby to close the loop
+                if ((upcallOnLoop.get() & STATE_BITS) == RUNNING) {
+                    continue;
+                }
                 return;
             }
-            if (!running && state == seen) {
-                standbyDormant.set(true); // Dekker with runOnLoop: it sets RUNNING, then reads this flag
-                if (upcallOnLoop.get() == state && holder != me && !stopped) {
-                    LockSupport.park(this);
-                }
-                standbyDormant.set(false);
-                seen = -1;
+            if (state != seen) {
+                seen = state;
+                seenAt = now;
+                LockSupport.parkNanos(this, takeoverAfterNanos);
                 continue;
             }
-            seen = state;
-            LockSupport.parkNanos(this, takeoverAfterNanos);
+            long waited = now - seenAt;
+            if (running || waited < takeoverAfterNanos) {
+                LockSupport.parkNanos(this, takeoverAfterNanos - waited);
+                continue;
+            }
+            standbyDormant.set(
+                    true); // a whole period with no new upcall; Dekker: runOnLoop sets RUNNING, then reads it
+            if (upcallOnLoop.get() == state && holder != me && !stopped) {
+                LockSupport.park(this);
+            }
+            standbyDormant.set(false);
+            seen = -1;
         }
-        upcallThread = null; // the old holder's, if it lost the loop during an upcall; it checks `holder` first
+        upcallThread = null; // the old holder's, if it lost the loop during an upcall; onLoop() reads it first
     }
 
     /** The holder's last act once stopped. */
@@ -849,6 +869,12 @@ final class SelectLoop {
             if (watcher != null) {
                 LockSupport.unpark(watcher);
             }
+        }
+        if (stopped && upcallOnLoop.compareAndSet(running, running & ~STATE_BITS)) {
+            // the standby may have seen the stop before RUNNING and ended (Dekker with standByWatching)
+            upcallThread = null;
+            handOff(attachment, ops);
+            return true;
         }
         host.runOnLoop(attachment, ops);
         Thread.interrupted(); // as a pool worker does: an interrupt meant for the handler must not end later selects
