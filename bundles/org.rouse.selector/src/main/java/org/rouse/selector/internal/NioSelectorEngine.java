@@ -57,9 +57,9 @@ public final class NioSelectorEngine implements SelectorEngine {
      * it runs (its attachment, its watch session, and the ready ops of the next upcall a watch found). `activity`
      * (ChannelActivity) counts the channels recently handed to the pool, the pool's demand.
      *
-     * Algorithm. Pool upcalls and the watch period: a loop runs a ready pool entry itself through runOnLoop() while
-     * its other thread stands by (the take-over, see SelectLoop: no watch, and the re-arm applies on the loop thread
-     * at once), or hands it to submit(), which runs entry.dispatch on a worker, or, after handing the loop to its
+     * Algorithm. Pool upcalls and the watch period: a loop runs a ready pool entry itself while its other thread
+     * stands by (the take-over, see SelectLoop: no watch, and the re-arm applies on the loop thread at once), or
+     * hands it to submit(), which runs entry.dispatch on a worker, or, after handing the loop to its
      * other thread (the take-over off), runs it itself through runHere(), exactly as a worker would (runUpcalls). The front's dispatch ends by calling update(entry) on the engine active then, from
      * the same worker. When a watch period is configured, update() recognises that call (the worker's Upcall in
      * `upcallOnThisThread` names the entry), and, only while the pool has capacity to spare (no upcall waits, and a
@@ -872,11 +872,6 @@ public final class NioSelectorEngine implements SelectorEngine {
         public void runHere(Attachment attachment, int readyOps) {
             activity.mark(attachment);
             runUpcalls(attachment, readyOps, true);
-        }
-
-        @Override
-        public void runOnLoop(Attachment attachment, int readyOps) {
-            dispatchSafely(attachment.entry, readyOps);
         }
     }
 }

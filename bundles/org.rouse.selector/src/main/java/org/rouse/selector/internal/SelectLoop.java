@@ -89,7 +89,7 @@ final class SelectLoop {
      * batch itself, in the batch's order, while the other thread is in `standby`: it disarms the key (interestOps(0),
      * which EPollSelectorImpl only queues; the re-arm that the upcall's end applies directly, on this thread, cancels
      * it before the next select, so the pair makes no epoll_ctl), sets `upcallOnLoop` to RUNNING with a new number,
-     * and runs the upcall through the engine (Host.runOnLoop: no watch, the loop selects the channel again next).
+     * and runs the upcall through the engine (dispatchSafely, as for an inline entry: no watch, the loop selects the channel again next).
      * The standby (standByWatching) looks every `takeoverAfterNanos` while upcalls run: if the same upcall has been
      * RUNNING since a look at least a period ago by the clock (so between one and two periods: it blocks, computes,
      * or its thread was preempted; an early return of a park never counts as a period) it CASes it to TAKEN, writes
@@ -156,12 +156,6 @@ final class SelectLoop {
          * thread of {@code attachment.loop} that has just handed the loop to its other thread.
          */
         void runHere(Attachment attachment, int readyOps);
-
-        /**
-         * Runs that upcall on the calling thread, which holds the loop, with no watch after it: the loop selects the
-         * channel again next. Called with the take-over on (see the notes), while the loop's other thread stands by.
-         */
-        void runOnLoop(Attachment attachment, int readyOps);
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(SelectLoop.class);
@@ -650,8 +644,8 @@ final class SelectLoop {
                 LockSupport.parkNanos(this, takeoverAfterNanos - waited);
                 continue;
             }
-            standbyDormant.set(
-                    true); // a whole period with no new upcall; Dekker: runOnLoop sets RUNNING, then reads it
+            // a whole period with no new upcall; Dekker: runOnLoop sets RUNNING, then reads this flag
+            standbyDormant.set(true);
             if (upcallOnLoop.get() == state && holder != me && !stopped) {
                 LockSupport.park(this);
             }
@@ -876,7 +870,7 @@ final class SelectLoop {
             handOff(attachment, ops);
             return true;
         }
-        host.runOnLoop(attachment, ops);
+        dispatchSafely(attachment.entry, ops); // no watch after it: this thread selects the channel again next
         Thread.interrupted(); // as a pool worker does: an interrupt meant for the handler must not end later selects
         if (upcallOnLoop.compareAndSet(running, running & ~STATE_BITS)) { // IDLE
             upcallThread = null;
