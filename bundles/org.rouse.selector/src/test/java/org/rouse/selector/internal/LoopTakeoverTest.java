@@ -258,25 +258,42 @@ class LoopTakeoverTest {
 
     @Test
     void aShutdownEndsTheLoopWhileAHandlerStillBlocksOnIt() throws Exception {
-        NioSelectorEngine engine = engine();
+        // no take-over before the stop (a 600 s bound), and a drain that gives up on the blocked loop after 200 ms:
+        // only the standby's take-over at the stop can close the loop's selector while the handler blocks
+        NioSelectorEngine engine = rig.engine(Rig.settings(600_000, true)
+                .withLoopTakeoverAfterMicros(600_000_000L)
+                .withLoopWaitTimeoutMs(200));
+        rig.core.swapTo(engine);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> engine.counters().get("loop.standby.parked") == 1L);
         List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
         CountDownLatch release = new CountDownLatch(1);
         SocketChannel client = rig.connect(RecordingEcho.server(rig, rig.view(), handlers, release));
-        ExecutorService caller = Executors.newSingleThreadExecutor();
+        ExecutorService caller = Executors.newFixedThreadPool(2);
         try {
             Future<Long> call = caller.submit(() -> Rig.call(client, RecordingEcho.BLOCK));
             RecordingEcho.awaitBlocking(handlers);
             assertEquals(Set.of(LOOP_THREAD), handlers.get(0).threads, "it blocks on the loop thread");
             rig.core.swapTo(null); // the front lets go of the engine; its channels stay open
             long start = System.nanoTime();
-            engine.shutdown(); // the standby takes the loop over and closes it
+            Future<?> shutdown = caller.submit(engine::shutdown); // waits up to 10 s for the blocked handler
+
+            // the standby takes the loop over at the stop and closes its selector while the handler still blocks
+            // (without it the selector would close only after the shutdown's wait has interrupted the handler)
+            Awaitility.await("the loop's selector closed")
+                    .atMost(Duration.ofSeconds(5))
+                    .until(() -> !handlers.get(0).registration.channel().isRegistered());
+            assertEquals(1, handlers.get(0).inside.get(), "the handler still blocks");
+            assertEquals(1L, engine.counters().get("loop.takeovers"));
+            release.countDown();
+            shutdown.get(30, TimeUnit.SECONDS);
             assertTrue(
                     System.nanoTime() - start < TimeUnit.SECONDS.toNanos(20),
                     "the shutdown waited for the blocked handler");
             assertTrue(
                     loopThreads().stream().noneMatch(t -> t.getState() == Thread.State.TIMED_WAITING),
                     "no loop thread keeps watching");
-            release.countDown();
             call.get(30, TimeUnit.SECONDS); // the handler answers once released: nothing was lost
         } finally {
             release.countDown();
