@@ -122,7 +122,8 @@ final class WorkerPool implements Executor {
      *    without a deadline, because each checks `alive <= coreThreads` under the lock, counting itself.
      * 4. The volatile mirrors equal what they mirror: `backlogSize == backlog.size()`, `anyIdle == !idle.isEmpty()`,
      *    `aliveMirror == alive`, `spare == anyIdle || alive < maxThreads`.
-     * 5. Terminated = state != RUNNING and alive == 0; `terminated` is signalled when the last worker leaves.
+     * 5. Terminated = state != RUNNING and alive == 0; after a shutdown `terminated` is signalled whenever a worker
+     *    leaves, since a worker that shut its own engine down waits in awaitTermination for the others only.
      *
      * 6. No upcall is stranded by the grace: with upcalls queued, no worker idle or woken and fewer than
      *    `maxThreads` alive, the grower is running or parked with a deadline (`growerParked` false), unless the grace
@@ -589,12 +590,16 @@ final class WorkerPool implements Executor {
         }
     }
 
-    /** Waits until, after a shutdown, every worker has ended. */
+    /**
+     * Waits until, after a shutdown, every worker has ended; called by a worker (an upcall that shuts its engine
+     * down), every other worker, since the caller ends only once its upcall has returned.
+     */
     boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
         long nanos = unit.toNanos(timeout);
         lock.lock();
         try {
-            while (state == RUNNING || alive > 0) {
+            int self = isWorker(Thread.currentThread()) ? 1 : 0;
+            while (state == RUNNING || alive > self) {
                 if (nanos <= 0) {
                     return false;
                 }
@@ -830,10 +835,21 @@ final class WorkerPool implements Executor {
     }
 
     /** Under `lock`. */
+    /** After a shutdown, on every worker's end: a worker waiting in awaitTermination waits for the others only. */
     private void signalIfTerminated() {
-        if (state != RUNNING && alive == 0) {
+        if (state != RUNNING) {
             terminated.signalAll();
         }
+    }
+
+    /** Whether {@code thread} is one of the workers counted alive. Under `lock`. */
+    private boolean isWorker(Thread thread) {
+        for (Worker worker : workers) {
+            if (worker.thread == thread) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** An upcall in the backlog and the System.nanoTime() at which it was queued; immutable. */

@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.awaitility.Awaitility;
@@ -299,5 +300,69 @@ class LoopTakeoverTest {
             release.countDown();
             caller.shutdownNow();
         }
+    }
+
+    @Test
+    void aSwapAndShutdownFromInsideAnUpcallOnTheLoopDoNotWaitForThatUpcall() throws Exception {
+        // no take-over before the stop, so the upcall is on the loop when it asks
+        NioSelectorEngine engine = engine(600_000_000L);
+        assertEquals(LOOP_THREAD, stopFromInsideAnUpcall(engine));
+    }
+
+    @Test
+    void aSwapAndShutdownFromInsideAnUpcallOnAWorkerDoNotWaitForThatWorker() throws Exception {
+        // the loop hands every pool upcall to a worker (the loop.handover = false path; the same holds for a channel
+        // sent to the pool after a take-over)
+        NioSelectorEngine engine =
+                rig.engine(Rig.poolPathSettings(600_000, true).withLoopHandover(false));
+        rig.core.swapTo(engine);
+        String thread = stopFromInsideAnUpcall(engine);
+        assertTrue(thread.startsWith("rouse-selector-worker"), thread);
+    }
+
+    /**
+     * A consumer whose handler stops the provider (an operator command served over the connection): the front's swap
+     * and the engine's shutdown then run inside the upcall they would otherwise wait for. Checks that both return
+     * at once, the reply written after them still arrives, and the loop threads end; returns the upcall's thread.
+     */
+    private String stopFromInsideAnUpcall(NioSelectorEngine engine) throws Exception {
+        AtomicReference<String> upcallThread = new AtomicReference<>();
+        AtomicLong stopNanos = new AtomicLong(-1);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        ServerSocketChannel server = rig.server();
+        rig.view().accept(server, SelectionKey.OP_READ, connection -> (registration, readyOps) -> {
+            SocketChannel channel = (SocketChannel) registration.channel();
+            ByteBuffer request = ByteBuffer.allocate(8);
+            if (channel.read(request) < 0) {
+                registration.close();
+                return;
+            }
+            if (upcallThread.compareAndSet(null, Thread.currentThread().getName())) {
+                long start = System.nanoTime();
+                try {
+                    rig.core.swapTo(null); // the front lets go of the engine, as when its provider unregisters
+                    engine.shutdown(); // then the provider's deactivate, on the same thread
+                } catch (Throwable t) {
+                    failure.set(t);
+                }
+                stopNanos.set(System.nanoTime() - start);
+            }
+            request.flip();
+            while (request.hasRemaining()) {
+                channel.write(request); // the channel stays open across both: the reply still goes out
+            }
+        });
+        SocketChannel client = rig.connect(server);
+
+        assertEquals(42L, Rig.call(client, 42L), "the reply written after the stop arrives");
+        assertEquals(null, failure.get());
+        assertTrue(
+                stopNanos.get() < TimeUnit.SECONDS.toNanos(5),
+                "neither the swap nor the shutdown waited for the upcall that called them: " + stopNanos.get() + " ns");
+        Awaitility.await("both loop threads end once the upcall has returned")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> loopThreads().stream().noneMatch(Thread::isAlive));
+        assertTrue(!Thread.currentThread().isInterrupted());
+        return upcallThread.get();
     }
 }
