@@ -1,0 +1,112 @@
+package org.rouse.selector.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.rouse.selector.ChannelRegistration;
+
+/**
+ * The take-over under stress: a bound of a few microseconds, so that the standby's CAS (RUNNING to TAKEN) races the
+ * holder's own end of the upcall (RUNNING to IDLE) on a large share of the upcalls, and channels go to the pool and
+ * come back all the time. Handlers busy-spin now and then for longer than the bound (work, not a wait). Whatever
+ * wins each race, no call may be lost or answered out of order, no channel may run two upcalls at once, and only one
+ * thread may select.
+ * {@link LoopTakeoverTest} checks each path on its own; this checks them interleaved.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class LoopTakeoverStressTest {
+
+    private final Rig rig = new Rig();
+
+    @AfterEach
+    void tearDown() throws Exception {
+        rig.close();
+    }
+
+    @ParameterizedTest(name = "take-over after {0} µs")
+    @ValueSource(longs = {2, 20, 100})
+    void racingTakeOversLoseNoCallAndNeverRunTwoUpcallsOfAChannelAtOnce(long takeoverAfterMicros) throws Exception {
+        NioSelectorEngine engine = rig.engine(Rig.settings(600_000, true)
+                .withLoopTakeoverAfterMicros(takeoverAfterMicros)
+                .withWatchPeriodMicros(0));
+        rig.core.swapTo(engine);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> engine.counters().get("loop.standby.parked") == 1L);
+        List<SpinningNowAndThen> handlers = new CopyOnWriteArrayList<>();
+        ServerSocketChannel server = rig.server();
+        rig.view().accept(server, SelectionKey.OP_READ, connection -> {
+            SpinningNowAndThen echo = new SpinningNowAndThen();
+            handlers.add(echo);
+            return echo;
+        });
+        int connections = 64;
+        int calls = 200;
+
+        rig.callFromEach(server, connections, calls); // every reply its own request's echo, in order
+
+        assertEquals(connections, handlers.size());
+        for (SpinningNowAndThen handler : handlers) {
+            assertEquals(0, handler.overlaps.get(), "two upcalls of one channel at once");
+            assertEquals(calls, handler.calls.get());
+        }
+        assertTrue(engine.counters().get("loop.takeovers") >= 10, "the take-over path ran: " + engine.counters());
+        // Only the holder selects. A thread that lost the loop but went on as if it held it would select beside the
+        // new holder: one of them wakes with nothing selected, again and again, until the spin detector rebuilds
+        // the selector (seen with the holder's end of an upcall made a plain write instead of a CAS).
+        assertEquals(0L, engine.counters().get("rebuilds"), "two threads selected at once: " + engine.counters());
+        assertTrue(engine.counters().get("loop.upcalls") >= connections, "calls ran on the loop: " + engine.counters());
+    }
+
+    /** Echoes 8-byte requests; one request in three busy-spins for 150 µs inside its upcall, longer than each bound. */
+    private static final class SpinningNowAndThen extends Rig.Echo {
+        final AtomicInteger inside = new AtomicInteger();
+        final AtomicInteger overlaps = new AtomicInteger();
+        final AtomicInteger calls = new AtomicInteger();
+
+        @Override
+        public void onReady(ChannelRegistration registration, int readyOps) throws IOException {
+            if (inside.incrementAndGet() != 1) {
+                overlaps.incrementAndGet();
+            }
+            try {
+                SocketChannel channel = (SocketChannel) registration.channel();
+                ByteBuffer request = ByteBuffer.allocate(8);
+                if (channel.read(request) < 0) {
+                    registration.close();
+                    return;
+                }
+                if (request.position() < 8) {
+                    return; // the rest of the request comes with the next upcall (Rig.call writes 8 bytes at once)
+                }
+                if (calls.incrementAndGet() % 3 == 0) {
+                    long end = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(150);
+                    while (System.nanoTime() < end) {
+                        Thread.onSpinWait();
+                    }
+                }
+                request.flip();
+                while (request.hasRemaining()) {
+                    channel.write(request);
+                }
+            } finally {
+                inside.decrementAndGet();
+            }
+        }
+    }
+}
