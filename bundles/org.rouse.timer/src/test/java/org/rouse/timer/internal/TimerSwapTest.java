@@ -8,8 +8,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.rouse.api.internal.timer.BundleTimerView;
@@ -17,7 +19,10 @@ import org.rouse.api.internal.timer.TimerFrontCore;
 import org.rouse.timer.TimerOwner;
 import org.rouse.timer.spi.TimerEngine;
 
-/** Swapping engines under load: every one-shot fires exactly once, periodic timers go on. */
+/**
+ * Swapping engines under load: every one-shot fires exactly once, periodic timers go on; a handler may replace its own
+ * engine.
+ */
 class TimerSwapTest {
 
     @Test
@@ -129,6 +134,56 @@ class TimerSwapTest {
         slow.schedule(Duration.ZERO, e -> slowLater.countDown());
         release.countDown();
         assertTrue(slowLater.await(10, TimeUnit.SECONDS), "the slow owner's next event did not run");
+        core.release(view);
+        core.swapTo(null);
+        next.shutdown();
+    }
+
+    /**
+     * A handler that replaces its own engine (an operator job that updates the timer provider: the front's swap and
+     * the old engine's deactivation run on that handler's worker). The shutdown must not wait out its grace for the
+     * handler that called it, nor interrupt it; other owners' timers go on in the new engine; and the old engine's
+     * worker ends once the handler has returned.
+     */
+    @Test
+    @Timeout(30)
+    void aHandlerThatSwapsAndShutsDownItsOwnEngineNeitherWaitsForItselfNorLosesTimers() throws Exception {
+        TimerFrontCore core = new TimerFrontCore();
+        WheelTimerEngine old = WheelTimerEngine.started(2);
+        WheelTimerEngine next = WheelTimerEngine.started(2);
+        core.swapTo(old);
+        BundleTimerView view = core.newView("self-stop");
+        AtomicLong periodicRuns = new AtomicLong();
+        for (int i = 0; i < 20; i++) {
+            view.owner("periodic-" + i)
+                    .scheduleAtFixedRate(Duration.ZERO, Duration.ofMillis(5), e -> periodicRuns.incrementAndGet());
+        }
+        AtomicLong stopNanos = new AtomicLong(-1);
+        AtomicReference<Thread> handlerThread = new AtomicReference<>();
+        AtomicBoolean interrupted = new AtomicBoolean();
+        CountDownLatch stopped = new CountDownLatch(1);
+        view.owner("operator").schedule(Duration.ofMillis(20), e -> {
+            handlerThread.set(Thread.currentThread());
+            long start = System.nanoTime();
+            core.swapTo(next);
+            old.shutdown(); // the default grace: 10 s for running handlers
+            stopNanos.set(System.nanoTime() - start);
+            interrupted.set(Thread.currentThread().isInterrupted());
+            stopped.countDown();
+        });
+
+        assertTrue(stopped.await(20, TimeUnit.SECONDS), "the handler's swap and shutdown returned");
+        assertTrue(
+                stopNanos.get() < TimeUnit.SECONDS.toNanos(5),
+                "the shutdown waited for the handler that called it: " + stopNanos.get() + " ns");
+        assertTrue(!interrupted.get(), "the shutdown interrupted the handler that called it");
+        long after = periodicRuns.get();
+        org.awaitility.Awaitility.await("periodic timers go on in the new engine")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> periodicRuns.get() > after + 200);
+        org.awaitility.Awaitility.await("the old engine's worker ends after the handler")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> !handlerThread.get().isAlive());
         core.release(view);
         core.swapTo(null);
         next.shutdown();
