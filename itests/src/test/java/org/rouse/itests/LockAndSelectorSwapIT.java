@@ -5,12 +5,16 @@ import static org.junit.Assert.assertEquals;
 import static org.junit.Assert.assertTrue;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.nio.file.Files;
 import java.time.Duration;
+import java.util.Dictionary;
+import java.util.Hashtable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -24,6 +28,8 @@ import org.ops4j.pax.exam.junit.PaxExam;
 import org.ops4j.pax.exam.spi.reactors.ExamReactorStrategy;
 import org.ops4j.pax.exam.spi.reactors.PerClass;
 import org.osgi.framework.Bundle;
+import org.osgi.service.cm.Configuration;
+import org.osgi.service.cm.ConfigurationAdmin;
 import org.rouse.lock.LockService;
 import org.rouse.selector.ChannelRegistration;
 import org.rouse.selector.SelectorService;
@@ -38,6 +44,11 @@ public class LockAndSelectorSwapIT extends RouseTestSupport {
 
     @Inject
     SelectorService selector;
+
+    @Inject
+    ConfigurationAdmin configAdmin;
+
+    private static final String ENGINE_PID = "org.rouse.selector.engine";
 
     @Test
     public void lockProviderUpdateUnderContentionNeverAdmitsTwoThreads() throws Exception {
@@ -122,5 +133,102 @@ public class LockAndSelectorSwapIT extends RouseTestSupport {
             acceptor.close();
         }
         assertEquals("no call failed across the swap", null, failure.get());
+    }
+
+    /**
+     * An operator command served over a connection updates the selector provider from inside its upcall: the
+     * framework then deactivates the engine and the front swaps, all on that upcall's thread, here the loop thread
+     * (the default take-over). Neither may wait for the upcall that called them; the reply written after the update
+     * goes out, and the next call on the same connection is served by the new engine.
+     */
+    @Test
+    public void aHandlerThatUpdatesTheSelectorProviderFromItsUpcallOnTheLoopGetsItsReplyOut() throws Exception {
+        updateFromInsideAnUpcall("rouse-selector-loop-");
+    }
+
+    /**
+     * As above with every pool upcall on a worker ({@code loop.handover=false}): before, the engine's shutdown waited
+     * 10 s for the very worker that called it and then interrupted it.
+     */
+    @Test
+    public void aHandlerThatUpdatesTheSelectorProviderFromItsUpcallOnAWorkerGetsItsReplyOut() throws Exception {
+        Configuration engineConfig = configAdmin.getConfiguration(ENGINE_PID, "?");
+        Dictionary<String, Object> properties = new Hashtable<>();
+        properties.put("loop.handover", false);
+        engineConfig.update(properties);
+        try {
+            updateFromInsideAnUpcall("rouse-selector-worker-");
+        } finally {
+            engineConfig.delete();
+        }
+    }
+
+    private void updateFromInsideAnUpcall(String upcallThreadPrefix) throws Exception {
+        Bundle provider = bundle("org.rouse.selector");
+        AtomicReference<String> updateThread = new AtomicReference<>();
+        AtomicLong updateNanos = new AtomicLong(-1);
+        AtomicReference<Throwable> updateFailure = new AtomicReference<>();
+        AtomicBoolean interrupted = new AtomicBoolean();
+        ServerSocketChannel server = ServerSocketChannel.open().bind(new InetSocketAddress("127.0.0.1", 0));
+        server.configureBlocking(false);
+        ChannelRegistration acceptor = selector.accept(server, SelectionKey.OP_READ, connection -> (reg, ops) -> {
+            ByteBuffer buffer = ByteBuffer.allocate(1);
+            if (connection.read(buffer) < 0) {
+                reg.close();
+                return;
+            }
+            if (buffer.get(0) == 'U' && !Thread.currentThread().getName().startsWith(upcallThreadPrefix)) {
+                buffer.put(0, (byte) 'n'); // not on the thread this case is about (yet): the client asks again
+            } else if (buffer.get(0) == 'U') {
+                updateThread.set(Thread.currentThread().getName());
+                long start = System.nanoTime();
+                try (InputStream in = Files.newInputStream(
+                        RouseOptions.jar(provider.getSymbolicName()).toPath())) {
+                    provider.update(in); // no refresh: waiting for one from here would wait for this very upcall
+                } catch (Throwable t) {
+                    updateFailure.set(t);
+                }
+                updateNanos.set(System.nanoTime() - start);
+                interrupted.set(Thread.currentThread().isInterrupted());
+            }
+            buffer.flip();
+            while (buffer.hasRemaining()) {
+                connection.write(buffer);
+            }
+        });
+        try (SocketChannel client = SocketChannel.open(server.getLocalAddress())) {
+            assertEquals('a', call(client, 'a'));
+            // the reply written after the update arrives; until the upcall lands on the thread this case is about
+            // (a new configuration applies after a moment), the handler answers 'n' without updating
+            await("an update from an upcall on " + upcallThreadPrefix + "*")
+                    .atMost(Duration.ofSeconds(20))
+                    .until(() -> call(client, 'U') == 'U');
+            assertTrue(
+                    "the update ran on " + updateThread.get(),
+                    updateThread.get().startsWith(upcallThreadPrefix));
+            assertEquals(null, updateFailure.get());
+            assertTrue(
+                    "the update waited for the upcall that made it: " + updateNanos.get() + " ns",
+                    updateNanos.get() < TimeUnit.SECONDS.toNanos(5));
+            assertTrue("the update interrupted the upcall that made it", !interrupted.get());
+            assertEquals("the connection goes on with the new engine", 'b', call(client, 'b'));
+            assertTrue("the server channel survived the update", server.isOpen() && acceptor.isValid());
+        } finally {
+            acceptor.close();
+            server.close();
+            refresh(provider);
+        }
+    }
+
+    private static char call(SocketChannel client, char request) throws IOException {
+        ByteBuffer out = ByteBuffer.allocate(1).put((byte) request).flip();
+        while (out.hasRemaining()) {
+            client.write(out);
+        }
+        ByteBuffer in = ByteBuffer.allocate(1);
+        if (client.read(in) != 1) {
+            throw new IOException("no reply to " + request);
+        }
+        return (char) in.get(0);
     }
 }
