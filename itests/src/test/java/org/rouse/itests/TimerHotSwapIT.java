@@ -10,14 +10,17 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
 import java.lang.ref.WeakReference;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.Dictionary;
 import java.util.Hashtable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.jar.Attributes;
 import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
@@ -139,6 +142,50 @@ public class TimerHotSwapIT extends RouseTestSupport {
                     System.gc();
                     return loader.get() == null;
                 });
+    }
+
+    /**
+     * A timer handler updates the timer provider bundle (a maintenance job): the framework deactivates the wheel
+     * engine and the front swaps, on that handler's own worker. The update must neither wait out the engine's 10 s
+     * grace for the handler that made it nor interrupt it, and other owners' timers go on in the new engine.
+     */
+    @Test
+    public void aTimerHandlerThatUpdatesTheTimerProviderIsNeitherWaitedForNorInterrupted() throws Exception {
+        AtomicLong periodicRuns = new AtomicLong();
+        for (int i = 0; i < 20; i++) {
+            timers.owner("self-update-periodic-" + i)
+                    .scheduleAtFixedRate(Duration.ZERO, Duration.ofMillis(10), e -> periodicRuns.incrementAndGet());
+        }
+        Bundle provider = bundle("org.rouse.timer");
+        AtomicLong updateNanos = new AtomicLong(-1);
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        AtomicBoolean interrupted = new AtomicBoolean();
+        CountDownLatch done = new CountDownLatch(1);
+        timers.owner("self-update").schedule(Duration.ofMillis(10), e -> {
+            long start = System.nanoTime();
+            try (InputStream in = Files.newInputStream(
+                    RouseOptions.jar(provider.getSymbolicName()).toPath())) {
+                provider.update(in); // no refresh: waiting for one here would wait for this very handler
+            } catch (Throwable t) {
+                failure.set(t);
+            }
+            updateNanos.set(System.nanoTime() - start);
+            interrupted.set(Thread.currentThread().isInterrupted());
+            done.countDown();
+        });
+        try {
+            assertTrue("the handler's update returned", done.await(30, TimeUnit.SECONDS));
+            assertEquals(null, failure.get());
+            assertTrue(
+                    "the update waited for the handler that made it: " + updateNanos.get() + " ns",
+                    updateNanos.get() < TimeUnit.SECONDS.toNanos(5));
+            assertFalse("the update interrupted the handler that made it", interrupted.get());
+            awaitEngine();
+            assertPeriodicTimersFire(periodicRuns);
+        } finally {
+            refresh(bundle("org.rouse.timer"));
+            awaitEngine();
+        }
     }
 
     private void assertPeriodicTimersFire(AtomicLong periodicRuns) {
