@@ -31,6 +31,7 @@ import org.osgi.framework.Bundle;
 import org.osgi.service.cm.Configuration;
 import org.osgi.service.cm.ConfigurationAdmin;
 import org.rouse.lock.LockService;
+import org.rouse.lock.SwappableLock;
 import org.rouse.selector.ChannelRegistration;
 import org.rouse.selector.SelectorService;
 
@@ -133,6 +134,52 @@ public class LockAndSelectorSwapIT extends RouseTestSupport {
             acceptor.close();
         }
         assertEquals("no call failed across the swap", null, failure.get());
+    }
+
+    /**
+     * A thread that holds a lock (and a reentrant hold of it) updates the lock provider bundle: the front asks every
+     * facade to swap, which for a held lock only records the request. The update must not wait for the holder, the
+     * hold must stay exclusive across it, and the holder's final unlock performs the swap.
+     */
+    @Test
+    public void aLockHolderThatUpdatesTheLockProviderKeepsItsHoldAndSwapsAtItsUnlock() throws Exception {
+        SwappableLock lock = locks.lock("self-update-it");
+        Bundle provider = bundle("org.rouse.lock");
+        lock.lock();
+        lock.lock();
+        long swapsBefore = lock.statistics().swaps();
+        long start = System.nanoTime();
+        try (InputStream in = Files.newInputStream(
+                RouseOptions.jar(provider.getSymbolicName()).toPath())) {
+            provider.update(in);
+        }
+        long updateNanos = System.nanoTime() - start;
+        AtomicBoolean otherGotIt = new AtomicBoolean();
+        Thread other = new Thread(() -> otherGotIt.set(lock.tryLock()), "lock-self-update-other");
+        other.start();
+        other.join(10_000);
+        assertTrue(
+                "the update waited for the lock's holder: " + updateNanos + " ns",
+                updateNanos < TimeUnit.SECONDS.toNanos(5));
+        assertTrue("still held by this thread across the update", !otherGotIt.get());
+        assertEquals("no swap while held", swapsBefore, lock.statistics().swaps());
+        lock.unlock();
+        assertEquals("nor at an inner unlock", swapsBefore, lock.statistics().swaps());
+        lock.unlock();
+        assertTrue("the final unlock swapped", lock.statistics().swaps() > swapsBefore);
+        refresh(provider);
+        await().atMost(Duration.ofSeconds(10)).until(() -> locks.strategies().contains("jdk"));
+        CountDownLatch acquired = new CountDownLatch(1);
+        Thread after = new Thread(
+                () -> {
+                    if (lock.tryLock()) {
+                        lock.unlock();
+                        acquired.countDown();
+                    }
+                },
+                "lock-self-update-after");
+        after.start();
+        assertTrue("free again after the holder's unlock", acquired.await(10, TimeUnit.SECONDS));
     }
 
     /**
