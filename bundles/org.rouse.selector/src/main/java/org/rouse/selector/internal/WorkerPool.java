@@ -565,7 +565,9 @@ final class WorkerPool implements Executor {
     }
 
     /**
-     * No new upcalls; those not started are dropped and returned, and every worker is interrupted.
+     * No new upcalls; those not started are dropped and returned, and every worker is interrupted but the calling one
+     * (an upcall that shuts its engine down: the interrupt would land in the middle of that shutdown, and its upcall
+     * ends by itself when the caller returns).
      *
      * @return the upcalls that will not run
      */
@@ -579,8 +581,11 @@ final class WorkerPool implements Executor {
             }
             backlog.clear();
             backlogSize = 0;
+            Thread me = Thread.currentThread();
             for (Worker worker : workers) {
-                worker.thread.interrupt();
+                if (worker.thread != me) {
+                    worker.thread.interrupt();
+                }
             }
             wakeIdleWorkers();
             signalIfTerminated();

@@ -299,6 +299,48 @@ class WorkerPoolTest {
     }
 
     @Test
+    void aWorkerThatShutsThePoolDownWaitsForTheOthersOnlyAndIsNotInterrupted() throws InterruptedException {
+        // an upcall that stops its own engine: the engine's shutdown calls shutdown, awaitTermination and, when
+        // another upcall outlasts the wait, shutdownNow, all on that worker
+        WorkerPool pool = pool(2, 2, 10, true, LONG_IDLE_NANOS);
+        CountDownLatch otherStarted = new CountDownLatch(1);
+        CountDownLatch otherInterrupted = new CountDownLatch(1);
+        CountDownLatch releaseOther = new CountDownLatch(1);
+        pool.execute(() -> {
+            otherStarted.countDown();
+            try {
+                releaseOther.await();
+            } catch (InterruptedException e) {
+                otherInterrupted.countDown();
+            }
+        });
+        assertTrue(otherStarted.await(10, TimeUnit.SECONDS));
+        AtomicBoolean terminatedWhileOtherRan = new AtomicBoolean(true);
+        AtomicBoolean terminatedOnceOtherEnded = new AtomicBoolean();
+        AtomicBoolean selfInterrupted = new AtomicBoolean(true);
+        CountDownLatch done = new CountDownLatch(1);
+        pool.execute(() -> {
+            try {
+                pool.shutdown();
+                terminatedWhileOtherRan.set(pool.awaitTermination(50, TimeUnit.MILLISECONDS));
+                pool.shutdownNow(); // the other upcall outlasted the wait
+                terminatedOnceOtherEnded.set(pool.awaitTermination(10, TimeUnit.SECONDS));
+                selfInterrupted.set(Thread.currentThread().isInterrupted());
+            } catch (InterruptedException e) {
+                selfInterrupted.set(true);
+            } finally {
+                done.countDown();
+            }
+        });
+        assertTrue(done.await(20, TimeUnit.SECONDS));
+        assertFalse(terminatedWhileOtherRan.get(), "another upcall still ran");
+        assertTrue(otherInterrupted.await(10, TimeUnit.SECONDS), "shutdownNow interrupted the other upcall");
+        assertTrue(terminatedOnceOtherEnded.get(), "terminated once the others ended, not waiting for its caller");
+        assertFalse(selfInterrupted.get(), "shutdownNow interrupted the worker that called it");
+        assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
+    }
+
+    @Test
     void aThrowingTaskIsLoggedAndItsWorkerKeepsServing() throws InterruptedException {
         WorkerPool pool = pool(1, 1, 10, true, LONG_IDLE_NANOS);
         pool.execute(() -> {
