@@ -57,7 +57,10 @@ public interface FencedLock extends SwappableLock {
 
     /**
      * Calls {@code listener} once for each hold of this lock (by any thread of this process) that becomes invalid;
-     * it runs on the coordination client's event thread, so it must not block.
+     * it runs on the coordination client's event thread, so it must not block. When the provider itself stops (its
+     * bundle is stopped or updated, or the cluster configuration removed), every hold is lost at once and the
+     * listeners run on the thread that stops it, which may be a holder's own: a listener that waits for the holder
+     * to unlock would then wait for itself.
      *
      * @throws NullPointerException if {@code listener} is null
      */

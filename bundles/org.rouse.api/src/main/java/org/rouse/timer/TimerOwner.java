@@ -82,6 +82,12 @@ public interface TimerOwner extends AutoCloseable {
      * overruns its period coalesces the missed runs into one instead of running them back to back. Closing the owner
      * cancels the view's tasks and shuts it down.
      *
+     * <p>Since the owner runs one handler at a time, the view behaves like a single-thread executor towards its own
+     * tasks: a task or handler of this owner that waits for another task of this owner ({@code Future.get()},
+     * {@code invokeAll}, {@code invokeAny}, or {@code awaitTermination} of this view) waits until its timeout, or
+     * forever without one, because that task can only start once the waiting handler has returned. Hand such work to
+     * another owner's view, or wait for it outside this owner's handlers.
+     *
      * <pre>{@code
      * ScheduledExecutorService executor = owner.asScheduledExecutorService();
      * ScheduledFuture<?> poll = executor.scheduleWithFixedDelay(this::poll, 0, 1, TimeUnit.SECONDS);
