@@ -54,6 +54,8 @@ public final class ScheduledTimerEngine implements TimerEngine {
 
     private ScheduledThreadPoolExecutor dispatcher;
     private ExecutorService workers;
+    /** Made the workers; tells shutdown whether a handler calls it. Written once at start. */
+    private NamedThreads workerThreadFactory;
     /** Set under {@link #lifecycle} by shutdown; final. */
     private boolean shutDown;
 
@@ -70,7 +72,8 @@ public final class ScheduledTimerEngine implements TimerEngine {
         dispatcher = new ScheduledThreadPoolExecutor(1, new NamedThreads("rouse-timer-dispatcher"));
         dispatcher.setRemoveOnCancelPolicy(true);
         dispatcher.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
-        workers = Executors.newFixedThreadPool(workerThreads, new NamedThreads("rouse-timer-worker"));
+        workerThreadFactory = new NamedThreads("rouse-timer-worker");
+        workers = Executors.newFixedThreadPool(workerThreads, workerThreadFactory);
         LOG.info("Timer engine {} started with {} worker threads", NAME, workerThreads);
     }
 
@@ -81,7 +84,7 @@ public final class ScheduledTimerEngine implements TimerEngine {
         }
         drain();
         dispatcher.shutdownNow();
-        NamedThreads.stopWorkers(workers, NamedThreads.SHUTDOWN_GRACE);
+        NamedThreads.stopWorkers(workers, workerThreadFactory, NamedThreads.SHUTDOWN_GRACE);
         try {
             dispatcher.awaitTermination(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -14,6 +14,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.rouse.api.internal.timer.BundleTimerView;
 import org.rouse.api.internal.timer.TimerFrontCore;
 import org.rouse.timer.TimerOwner;
@@ -145,11 +147,13 @@ class TimerSwapTest {
      * handler that called it, nor interrupt it; other owners' timers go on in the new engine; and the old engine's
      * worker ends once the handler has returned.
      */
-    @Test
+    @ParameterizedTest(name = "old engine: {0}")
+    @ValueSource(strings = {"wheel", "heap"})
     @Timeout(30)
-    void aHandlerThatSwapsAndShutsDownItsOwnEngineNeitherWaitsForItselfNorLosesTimers() throws Exception {
+    void aHandlerThatSwapsAndShutsDownItsOwnEngineNeitherWaitsForItselfNorLosesTimers(String oldEngine)
+            throws Exception {
         TimerFrontCore core = new TimerFrontCore();
-        WheelTimerEngine old = WheelTimerEngine.started(2);
+        TimerEngine old = "wheel".equals(oldEngine) ? WheelTimerEngine.started(2) : ScheduledTimerEngine.started(2);
         WheelTimerEngine next = WheelTimerEngine.started(2);
         core.swapTo(old);
         BundleTimerView view = core.newView("self-stop");
@@ -166,7 +170,11 @@ class TimerSwapTest {
             handlerThread.set(Thread.currentThread());
             long start = System.nanoTime();
             core.swapTo(next);
-            old.shutdown(); // the default grace: 10 s for running handlers
+            if (old instanceof WheelTimerEngine wheel) { // the default grace: 10 s for running handlers
+                wheel.shutdown();
+            } else {
+                ((ScheduledTimerEngine) old).shutdown();
+            }
             stopNanos.set(System.nanoTime() - start);
             interrupted.set(Thread.currentThread().isInterrupted());
             stopped.countDown();
