@@ -3,22 +3,17 @@ package org.rouse.selector.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
-import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.rouse.selector.ChannelRegistration;
 
 /**
  * The take-over under stress: a bound of a few microseconds, so that the standby's CAS (RUNNING to TAKEN) races the
@@ -48,10 +43,10 @@ class LoopTakeoverStressTest {
         Awaitility.await()
                 .atMost(Duration.ofSeconds(10))
                 .until(() -> engine.counters().get("loop.standby.parked") == 1L);
-        List<SpinningNowAndThen> handlers = new CopyOnWriteArrayList<>();
+        List<SlowNowAndThenEcho> handlers = new CopyOnWriteArrayList<>();
         ServerSocketChannel server = rig.server();
         rig.view().accept(server, SelectionKey.OP_READ, connection -> {
-            SpinningNowAndThen echo = new SpinningNowAndThen();
+            SlowNowAndThenEcho echo = new SlowNowAndThenEcho(3, LoopTakeoverStressTest::spinPastTheBounds);
             handlers.add(echo);
             return echo;
         });
@@ -61,7 +56,7 @@ class LoopTakeoverStressTest {
         rig.callFromEach(server, connections, calls); // every reply its own request's echo, in order
 
         assertEquals(connections, handlers.size());
-        for (SpinningNowAndThen handler : handlers) {
+        for (SlowNowAndThenEcho handler : handlers) {
             assertEquals(0, handler.overlaps.get(), "two upcalls of one channel at once");
             assertEquals(calls, handler.calls.get());
         }
@@ -73,40 +68,11 @@ class LoopTakeoverStressTest {
         assertTrue(engine.counters().get("loop.upcalls") >= connections, "calls ran on the loop: " + engine.counters());
     }
 
-    /** Echoes 8-byte requests; one request in three busy-spins for 150 µs inside its upcall, longer than each bound. */
-    private static final class SpinningNowAndThen extends Rig.Echo {
-        final AtomicInteger inside = new AtomicInteger();
-        final AtomicInteger overlaps = new AtomicInteger();
-        final AtomicInteger calls = new AtomicInteger();
-
-        @Override
-        public void onReady(ChannelRegistration registration, int readyOps) throws IOException {
-            if (inside.incrementAndGet() != 1) {
-                overlaps.incrementAndGet();
-            }
-            try {
-                SocketChannel channel = (SocketChannel) registration.channel();
-                ByteBuffer request = ByteBuffer.allocate(8);
-                if (channel.read(request) < 0) {
-                    registration.close();
-                    return;
-                }
-                if (request.position() < 8) {
-                    return; // the rest of the request comes with the next upcall (Rig.call writes 8 bytes at once)
-                }
-                if (calls.incrementAndGet() % 3 == 0) {
-                    long end = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(150);
-                    while (System.nanoTime() < end) {
-                        Thread.onSpinWait();
-                    }
-                }
-                request.flip();
-                while (request.hasRemaining()) {
-                    channel.write(request);
-                }
-            } finally {
-                inside.decrementAndGet();
-            }
+    /** Busy work inside an upcall, longer than each bound: 150 µs. */
+    private static void spinPastTheBounds() {
+        long end = System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(150);
+        while (System.nanoTime() < end) {
+            Thread.onSpinWait();
         }
     }
 }

@@ -3,7 +3,6 @@ package org.rouse.selector.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
@@ -18,7 +17,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
@@ -26,7 +24,6 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.rouse.api.internal.selector.BundleSelectorView;
 import org.rouse.selector.ChannelRegistration;
 
 /**
@@ -122,10 +119,12 @@ class LoopTakeoverTest {
     @Test
     void manyConnectionsWithHandlersThatSometimesBlockLoseNoCallAndNeverOverlap() throws Exception {
         NioSelectorEngine engine = engine();
-        List<BlockingNowAndThen> handlers = new CopyOnWriteArrayList<>();
+        List<SlowNowAndThenEcho> handlers = new CopyOnWriteArrayList<>();
         ServerSocketChannel server = rig.server();
         rig.view().accept(server, SelectionKey.OP_READ, connection -> {
-            BlockingNowAndThen echo = new BlockingNowAndThen();
+            // every 25th request blocks its upcall for 3 ms (a handler doing blocking work)
+            SlowNowAndThenEcho echo =
+                    new SlowNowAndThenEcho(25, () -> LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(3)));
             handlers.add(echo);
             return echo;
         });
@@ -133,77 +132,13 @@ class LoopTakeoverTest {
         int calls = 200;
         rig.callFromEach(server, connections, calls); // each reply must be its own request's echo
         assertEquals(connections, handlers.size());
-        for (BlockingNowAndThen handler : handlers) {
+        for (SlowNowAndThenEcho handler : handlers) {
             assertEquals(0, handler.overlaps.get(), "two upcalls of one channel at once");
             assertEquals(calls, handler.calls.get());
         }
         assertTrue(
                 engine.counters().get("loop.takeovers") >= 1, "a blocking call was taken over: " + engine.counters());
         assertTrue(engine.counters().get("loop.upcalls") >= connections, "calls ran on the loop: " + engine.counters());
-    }
-
-    /** Echoes 8-byte requests; every 25th request blocks its upcall for 3 ms (a handler doing blocking work). */
-    private static final class BlockingNowAndThen extends Rig.Echo {
-        final AtomicInteger inside = new AtomicInteger();
-        final AtomicInteger overlaps = new AtomicInteger();
-        final AtomicInteger calls = new AtomicInteger();
-
-        @Override
-        public void onReady(ChannelRegistration registration, int readyOps) throws IOException {
-            if (inside.incrementAndGet() != 1) {
-                overlaps.incrementAndGet();
-            }
-            try {
-                SocketChannel channel = (SocketChannel) registration.channel();
-                ByteBuffer request = ByteBuffer.allocate(8);
-                if (channel.read(request) < 0) {
-                    registration.close();
-                    return;
-                }
-                if (request.position() < 8) {
-                    return; // the rest of the request comes with the next upcall (Rig.call writes 8 bytes at once)
-                }
-                if (calls.incrementAndGet() % 25 == 0) {
-                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(3)); // the blocking work, not a wait
-                }
-                request.flip();
-                while (request.hasRemaining()) {
-                    channel.write(request);
-                }
-            } finally {
-                inside.decrementAndGet();
-            }
-        }
-    }
-
-    @Test
-    void cancelInsideItsOwnUpcallOnTheLoopDeregistersBeforeReturningWithoutATakeover() throws Exception {
-        NioSelectorEngine engine = engine(1_000_000);
-        BundleSelectorView view = rig.view();
-        ServerSocketChannel server = rig.server();
-        SocketChannel client = rig.connect(server);
-        SocketChannel accepted = server.accept();
-        accepted.configureBlocking(false);
-        AtomicReference<Object> outcome = new AtomicReference<>();
-        CountDownLatch handled = new CountDownLatch(1);
-        view.register(accepted, SelectionKey.OP_READ, (registration, ops) -> {
-            registration.cancel();
-            try {
-                accepted.configureBlocking(true); // throws if the channel were still registered with a selector
-                outcome.set(Thread.currentThread().getName());
-            } catch (RuntimeException | IOException e) {
-                outcome.set(e);
-            } finally {
-                handled.countDown();
-            }
-        });
-        client.write(ByteBuffer.wrap(new byte[] {1}));
-
-        assertTrue(handled.await(10, TimeUnit.SECONDS));
-        assertEquals(LOOP_THREAD, outcome.get(), "ran on the loop, and the channel could go blocking at once");
-        assertEquals(0L, engine.counters().get("loop.takeovers"), "the upcall handed the loop over itself");
-        assertEquals(1L, engine.counters().get("loop.upcalls"));
-        accepted.close();
     }
 
     @Test
