@@ -17,7 +17,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -45,9 +44,7 @@ class LoopHandoverTest {
                 rig.engine(Rig.poolPathSettings(600_000, true).withLoopHandover(handover));
         rig.core.swapTo(engine);
         if (handover) { // the loop's second thread parks as the standby once it has started
-            Awaitility.await()
-                    .atMost(Duration.ofSeconds(10))
-                    .until(() -> engine.counters().get("loop.standby.parked") == 1L);
+            Rig.awaitStandbyParked(engine);
         }
         return engine;
     }
@@ -145,9 +142,7 @@ class LoopHandoverTest {
         SocketChannel client = rig.connect(RecordingEcho.server(rig, rig.view(), handlers, new CountDownLatch(0)));
         assertEquals(RecordingEcho.INTERRUPT, Rig.call(client, RecordingEcho.INTERRUPT));
         assertTrue(handlers.get(0).threads.contains(LOOP_THREAD), "not run on the loop: " + handlers.get(0).threads);
-        Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
-                .until(() -> engine.counters().get("loop.standby.parked") == 1L);
+        Rig.awaitStandbyParked(engine);
         long cpuBefore = loopThreadsCpuNanos();
         letTimePass(Duration.ofMillis(300)); // a check that nothing happens meanwhile, not a wait for a result
         long spent = loopThreadsCpuNanos() - cpuBefore;

@@ -56,12 +56,7 @@ class LoopTakeoverTest {
      * one, for the cases that count take-overs or require none.
      */
     private NioSelectorEngine engine(long micros) {
-        NioSelectorEngine engine = rig.engine(Rig.settings(600_000, true).withLoopTakeoverAfterMicros(micros));
-        rig.core.swapTo(engine);
-        Awaitility.await() // the loop's second thread stands by once it has started
-                .atMost(Duration.ofSeconds(10))
-                .until(() -> engine.counters().get("loop.standby.parked") == 1L);
-        return engine;
+        return rig.activeEngineWithStandby(Rig.settings(600_000, true).withLoopTakeoverAfterMicros(micros));
     }
 
     @Test
@@ -196,13 +191,9 @@ class LoopTakeoverTest {
     void aShutdownEndsTheLoopWhileAHandlerStillBlocksOnIt() throws Exception {
         // no take-over before the stop (a 600 s bound), and a drain that gives up on the blocked loop after 200 ms:
         // only the standby's take-over at the stop can close the loop's selector while the handler blocks
-        NioSelectorEngine engine = rig.engine(Rig.settings(600_000, true)
+        NioSelectorEngine engine = rig.activeEngineWithStandby(Rig.settings(600_000, true)
                 .withLoopTakeoverAfterMicros(600_000_000L)
                 .withLoopWaitTimeoutMs(200));
-        rig.core.swapTo(engine);
-        Awaitility.await()
-                .atMost(Duration.ofSeconds(10))
-                .until(() -> engine.counters().get("loop.standby.parked") == 1L);
         List<RecordingEcho> handlers = new CopyOnWriteArrayList<>();
         CountDownLatch release = new CountDownLatch(1);
         SocketChannel client = rig.connect(RecordingEcho.server(rig, rig.view(), handlers, release));

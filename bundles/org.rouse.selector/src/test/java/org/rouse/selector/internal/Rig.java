@@ -7,12 +7,14 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.rouse.api.internal.selector.BundleSelectorView;
 import org.rouse.api.internal.selector.SelectorFrontCore;
 import org.rouse.selector.ChannelHandler;
@@ -46,6 +48,24 @@ final class Rig implements AutoCloseable {
         NioSelectorEngine engine = new NioSelectorEngine(settings);
         engines.add(engine);
         return engine;
+    }
+
+    /**
+     * An engine with {@code settings} that the front uses, returned once its loop's second thread has started and
+     * parked as the standby (the hand-over and take-over need it).
+     */
+    NioSelectorEngine activeEngineWithStandby(EngineSettings settings) {
+        NioSelectorEngine engine = engine(settings);
+        core.swapTo(engine);
+        awaitStandbyParked(engine);
+        return engine;
+    }
+
+    /** Waits up to 10 s until the engine's (one) loop has its standby parked. */
+    static void awaitStandbyParked(NioSelectorEngine engine) {
+        Awaitility.await("the loop's standby parked")
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> engine.counters().get("loop.standby.parked") == 1L);
     }
 
     /** An engine that never needs its select timeout: any delay would show as a test timeout. */
