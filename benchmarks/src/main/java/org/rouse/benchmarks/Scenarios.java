@@ -24,6 +24,7 @@ public final class Scenarios {
                 new org.rouse.benchmarks.timer.TimerLateness(),
                 new org.rouse.benchmarks.timer.TimerKernelSlack(),
                 new org.rouse.benchmarks.timer.TimerHelpAfter(),
+                new org.rouse.benchmarks.timer.TimerSpin(),
                 new org.rouse.benchmarks.timer.TimerSlack(),
                 new org.rouse.benchmarks.timer.TimerScaling(),
                 new org.rouse.benchmarks.timer.TimerIdle(),

@@ -75,7 +75,7 @@ abstract class TimerBackend implements AutoCloseable {
         Rouse(int workers, long slackMicros) {
             this(
                     slackMicros == 0 ? "Rouse" : "Rouse slack " + slackMicros + " µs",
-                    WheelTimerEngine.started(workers, 0, 1000, slackMicros));
+                    WheelTimerEngine.started(workers, WheelTimerEngine.DEFAULT_SPIN_MICROS, 1000, slackMicros));
         }
 
         /**
@@ -86,14 +86,24 @@ abstract class TimerBackend implements AutoCloseable {
             return new Rouse(
                     "Rouse, kernel slack " + (kernelSlackMicros == 0 ? "default" : kernelSlackMicros + " µs"),
                     WheelTimerEngine.started(
-                            workers, 0, 1000, 0, WheelTimerEngine.DEFAULT_HELP_AFTER_MICROS, kernelSlackMicros));
+                            workers,
+                            WheelTimerEngine.DEFAULT_SPIN_MICROS,
+                            1000,
+                            0,
+                            WheelTimerEngine.DEFAULT_HELP_AFTER_MICROS,
+                            kernelSlackMicros));
         }
 
         /** With exact deadlines, the default kernel slack and {@code help.after.micros} of {@code helpAfterMicros}. */
         static Rouse withHelpAfter(int workers, long helpAfterMicros) {
             return new Rouse(
                     "Rouse, help after " + helpAfterMicros + " µs",
-                    WheelTimerEngine.started(workers, 0, 1000, 0, helpAfterMicros));
+                    WheelTimerEngine.started(workers, WheelTimerEngine.DEFAULT_SPIN_MICROS, 1000, 0, helpAfterMicros));
+        }
+
+        /** With exact deadlines, the default kernel slack and {@code spin.micros} of {@code spinMicros}. */
+        static Rouse withSpin(int workers, long spinMicros) {
+            return new Rouse("Rouse, spin " + spinMicros + " µs", WheelTimerEngine.started(workers, spinMicros, 1000));
         }
 
         private Rouse(String name, WheelTimerEngine engine) {

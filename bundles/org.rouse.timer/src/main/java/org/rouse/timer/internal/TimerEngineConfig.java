@@ -21,9 +21,10 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
     @AttributeDefinition(
             name = "Spin (µs)",
-            description = "The waiting worker parks until this long before a deadline and then spins, trading CPU for"
-                    + " lower lateness. 0 (the default) never spins. Range 0 to 1000.")
-    long spin_micros() default 0;
+            description = "The waiting worker parks until this long before a deadline and then spins, so a wait this"
+                    + " short is spun through without parking: a park costs microseconds of CPU itself and ends tens of"
+                    + " microseconds late. More trades CPU for lower lateness; 0 never spins. Range 0 to 1000.")
+    long spin_micros() default WheelTimerEngine.DEFAULT_SPIN_MICROS;
 
     @AttributeDefinition(
             name = "Wheel tick (µs)",

@@ -162,6 +162,22 @@ class WheelTimerEngineTest {
     }
 
     @Test
+    void aWaitNoLongerThanTheSpinIsSpunThroughWithoutParking() throws Exception {
+        WheelTimerEngine engine = engine(1, 1000, 1000);
+        for (int i = 0; i < 3; i++) {
+            Awaitility.await().until(engine::dispatcherParked); // parked with nothing armed
+            long before = engine.dispatcherWakeups();
+            // the arm wakes the leader (one wake-up); its wait for the deadline, under the 1 ms spin, parks no more
+            Probe probe = new Probe(System.nanoTime() + TimeUnit.MICROSECONDS.toNanos(800));
+            engine.arm(probe);
+            assertTrue(probe.fired.await(10, TimeUnit.SECONDS));
+            assertTrue(probe.firedAt - probe.deadline >= 0, "fired early");
+            Awaitility.await().until(engine::dispatcherParked);
+            assertEquals(1, engine.dispatcherWakeups() - before, "the leader parked for a wait shorter than the spin");
+        }
+    }
+
+    @Test
     void changingTheTickKeepsEveryTimerAndAnInvalidChangeIsRejected() throws Exception {
         WheelTimerEngine engine = engine(1, 0, 1000);
         List<Probe> probes = new ArrayList<>();
