@@ -53,9 +53,9 @@ final class TimingWheel {
      *    later advances in the same tick take none, since an engine whose awake worker fires small batches advances
      *    many times per tick and a budget per call cost each of them microseconds), and reaching E swaps
      *    the two rows: no staged entry is touched then, only the slot's late arrivals are cascaded (and the staged
-     *    entries of digit 0, which are due at E itself), and `DEFERRED` becomes `SPREADING` (invariant 6). A lower
-     *    slot that gains entries after staging began is an earlier event and cascades into the active row as usual,
-     *    since its block ends before B.
+     *    entries of digit 0, which are due at E itself), and `DEFERRED` becomes `SPREADING` (invariant 6): the two
+     *    lists trade roles, so no deferred entry is touched then either. A lower slot that gains entries after
+     *    staging began is an earlier event and cascades into the active row as usual, since its block ends before B.
      * 6. Spreading. While `SPREADING` holds entries, each is due in a level-0 block after the one E started, i.e. at
      *    or after `spreadUntil` = (B + 1) << 6, and current is before `spreadUntil - 1`. Every advance places a share of
      *    them relative to current (in proportion to the time since the last one over the time left, twice over); the
@@ -94,29 +94,37 @@ final class TimingWheel {
     static final int STAGING_BUDGET = 64;
 
     /**
-     * The index in {@link #heads} of the list of entries taken from the staged slot but outside its staged block; it
-     * has no bit and no event of its own (the staged slot's bit stands for it).
+     * The index in {@link #heads} of the first of the two lists after the rows. One is the {@link #deferred} list, the
+     * other the {@link #spreading} one; they trade roles when a staged slot's event comes, so that the entries waiting
+     * in the first start spreading without being touched (see invariant 6).
      */
-    private static final int DEFERRED = (LEVELS + 1) * SLOTS;
+    private static final int TAKEN_LISTS = (LEVELS + 1) * SLOTS;
 
     /**
-     * The index in {@link #heads} of the list of entries that were {@link #DEFERRED} when their staged slot's event
-     * came, still to be placed relative to the new current, a budget per tick, before {@link #spreadUntil}; no bit of
-     * its own either (see invariant 6).
+     * The index in {@link #heads} of the list of entries taken from the staged slot but outside its staged block
+     * ({@code deferred} in the notes; {@link #TAKEN_LISTS} or the one after it); it has no bit and no event of its own
+     * (the staged slot's bit stands for it).
      */
-    private static final int SPREADING = DEFERRED + 1;
+    private int deferred = TAKEN_LISTS;
+
+    /**
+     * The index in {@link #heads} of the list of entries that were deferred when their staged slot's event came
+     * ({@code spreading} in the notes; the other of the two lists), still to be placed relative to the new current, a
+     * budget per advance, before {@link #spreadUntil}; no bit of its own either (see invariant 6).
+     */
+    private int spreading = TAKEN_LISTS + 1;
 
     /** The most spreading entries an advance places (about 100 µs of work) unless the list must be emptied now. */
     static final int SPREAD_BUDGET_CAP = 512;
 
-    /** The event kind {@link #nextEventTick()} reports when {@link #SPREADING} must be emptied now. */
+    /** The event kind {@link #nextEventTick()} reports when the {@link #spreading} list must be emptied now. */
     private static final int SPREAD_EVENT = LEVELS + 1;
 
     /**
      * Row r holds slots r * 64 .. r * 64 + 63: rows 1..5 are levels 1..5, rows 0 and LEVELS the two level-0 rows;
-     * {@link #DEFERRED} follows them.
+     * the two {@link #TAKEN_LISTS} follow them.
      */
-    private final int[] heads = new int[SPREADING + 1];
+    private final int[] heads = new int[TAKEN_LISTS + 2];
 
     /*
      * Each entry is its own node: its engine position says where it is (WheelPosition) and its engine link names its
@@ -139,9 +147,9 @@ final class TimingWheel {
     /** Arena slots ever handed out (the rest of the arrays is unused). */
     private int linksInUse;
 
-    private final long[] slotMinimum = new long[SPREADING + 1];
-    private final int[] slotSize = new int[SPREADING + 1];
-    /** Per row, a bit per non-empty slot (the last word is {@link #DEFERRED}'s, never searched). */
+    private final long[] slotMinimum = new long[TAKEN_LISTS + 2];
+    private final int[] slotSize = new int[TAKEN_LISTS + 2];
+    /** Per row, a bit per non-empty slot (the last word is the {@link #TAKEN_LISTS}', never searched). */
     private final long[] occupied = new long[LEVELS + 2];
     /** The row that is level 0 (0 or {@link #LEVELS}); the other level-0 row is the staging row. */
     private int level0Row;
@@ -152,7 +160,7 @@ final class TimingWheel {
     /** The tick at which {@link #stage()} last ran, so that it runs once per tick however often time advances. */
     private long stagedAtTick = -1;
     /**
-     * While {@link #SPREADING} holds entries: the start of the first level-0 block after the event that made them
+     * While the {@link #spreading} list holds entries: the start of the first level-0 block after the event that made them
      * spread, before which each must be placed (none is due in an earlier block).
      */
     private long spreadUntil;
@@ -350,7 +358,7 @@ final class TimingWheel {
             heads[index] = next;
             if (next == NONE) {
                 occupied[row] &= ~(1L << (index % SLOTS));
-                if (row == LEVELS - level0Row || index == stagedSource || index == DEFERRED) {
+                if (row == LEVELS - level0Row || index == stagedSource || index == deferred) {
                     endStagingIfEmpty();
                 }
             }
@@ -364,7 +372,7 @@ final class TimingWheel {
     }
 
     private boolean holdsTakenEntries() {
-        return stagedCount > 0 || heads[DEFERRED] != NONE;
+        return stagedCount > 0 || heads[deferred] != NONE;
     }
 
     /** Keeps the staged slot's bit set while entries taken from it wait; ends staging once nothing from it is left. */
@@ -420,7 +428,7 @@ final class TimingWheel {
         if (target > current) {
             current = target;
         }
-        if (heads[SPREADING] != NONE) {
+        if (heads[spreading] != NONE) {
             spread(false, nowNanos);
         }
         if (current != stagedAtTick) { // once per tick: an engine may advance many times within one
@@ -475,7 +483,7 @@ final class TimingWheel {
                 stagedCount++;
                 link(node, stagingBase + (int) (tick & (SLOTS - 1)));
             } else {
-                link(node, DEFERRED);
+                link(node, deferred);
             }
         }
         // The slot's bit stays set while entries taken from it wait (invariant 5), even once its own list is empty.
@@ -485,8 +493,8 @@ final class TimingWheel {
      * Current has just reached the staged slot's event, and the active level-0 row is empty (every event before it was
      * handled): the staging row becomes level 0. Its slot 0 is due at this very tick, so its entries join reached.
      *
-     * @return the arena slot of the first entry still to cascade (the slot's late arrivals followed by
-     *     {@link #DEFERRED}, chained by {@code nextLink}), or {@link #NONE}
+     * @return the arena slot of the first entry still to cascade (the slot's late arrivals, chained by
+     *     {@code nextLink}), or {@link #NONE}; the deferred entries start spreading instead
      */
     private int startStagedBlock() {
         level0Row = LEVELS - level0Row;
@@ -497,21 +505,19 @@ final class TimingWheel {
         occupied[level0Row] &= ~1L;
         reachTick(link);
         // The deferred entries are all due after this block, so they are placed over the block's 64 ticks rather than
-        // all now: at 100,000 timers of 500 ms, a level-2 boundary deferred ~90,000 of them, a ~10 ms cascade.
-        int rest = heads[DEFERRED];
-        heads[DEFERRED] = NONE;
-        if (rest != NONE) {
-            for (int moved = rest; moved != NONE; moved = nextLink[moved]) {
-                nodes[moved].enginePosition(SPREADING);
-            }
-            heads[SPREADING] = rest; // empty: the spread of the previous staged block ends before this one's event
-            slotSize[SPREADING] = slotSize[DEFERRED];
-            slotMinimum[SPREADING] = slotMinimum[stagedSource];
+        // all now: at 100,000 timers of 500 ms, a level-2 boundary deferred ~90,000 of them, a ~10 ms cascade. The
+        // list becomes the spreading one by trading roles with it (empty: the spread of the previous staged block
+        // ends before this one's event), not by marking each entry: that pass alone touched ~90,000 entries no
+        // longer in any cache and held the lock for 10-30 ms (docs/performance.md, "the level-2 boundary").
+        if (heads[deferred] != NONE) {
+            int wasSpreading = spreading;
+            spreading = deferred;
+            deferred = wasSpreading;
+            slotMinimum[spreading] = slotMinimum[stagedSource];
             spreadUntil = ((current >>> SLOT_BITS) + 1) << SLOT_BITS;
             spreadFromNanos = origin + (current << tickShift);
-            spreadTotal = slotSize[SPREADING];
+            spreadTotal = slotSize[spreading];
         }
-        slotSize[DEFERRED] = 0;
         int arrivals = heads[stagedSource];
         stagedSource = -1;
         stagedCount = 0;
@@ -519,7 +525,7 @@ final class TimingWheel {
     }
 
     /**
-     * Places some of the {@link #SPREADING} entries relative to current, at {@code nowNanos}, on a schedule: by the
+     * Places some of the {@link #spreading} entries relative to current, at {@code nowNanos}, on a schedule: by the
      * middle of the time from the spread's start to the tick {@code spreadUntil - 1}, all of them, each advance
      * catching up with what the schedule says should be placed by now (at least 16). So the work is spread over every
      * advance rather than once per tick (an engine under load advances every few tens of microseconds, and 90,000
@@ -533,13 +539,13 @@ final class TimingWheel {
         } else {
             long spanNanos = Math.max(1, (origin + ((spreadUntil - 1) << tickShift) - spreadFromNanos) / 2);
             double due = Math.min(1.0, Math.max(0, nowNanos - spreadFromNanos) / (double) spanNanos);
-            long placed = spreadTotal - slotSize[SPREADING]; // cancellations count as placed: a slight lead
+            long placed = spreadTotal - slotSize[spreading]; // cancellations count as placed: a slight lead
             // at most SPREAD_BUDGET_CAP per advance: after a long advance the schedule owes more, and catching up in
             // one go made the next advance as long
             budget = Math.min(SPREAD_BUDGET_CAP, Math.max(16, (long) Math.ceil(due * spreadTotal) - placed));
         }
-        for (; budget > 0 && heads[SPREADING] != NONE; budget--) {
-            TimerEntry node = nodes[popHead(SPREADING)];
+        for (; budget > 0 && heads[spreading] != NONE; budget--) {
+            TimerEntry node = nodes[popHead(spreading)];
             node.enginePosition(WheelPosition.DETACHED);
             cascaded++;
             place(node);
@@ -548,7 +554,7 @@ final class TimingWheel {
 
     /** The tick of the next event in the slots or the overflow heap, or {@link Long#MAX_VALUE}; sets the fields. */
     private long nextEventTick() {
-        long spreadEvent = heads[SPREADING] == NONE ? Long.MAX_VALUE : spreadUntil - 1;
+        long spreadEvent = heads[spreading] == NONE ? Long.MAX_VALUE : spreadUntil - 1;
         if (spreadEvent <= current) {
             eventLevel = SPREAD_EVENT;
             return current; // overdue: empty it before anything else moves
@@ -601,8 +607,8 @@ final class TimingWheel {
                 found = true;
             }
         }
-        if (heads[SPREADING] != NONE && (!found || slotMinimum[SPREADING] - wake < 0)) {
-            wake = slotMinimum[SPREADING]; // a lower bound of the entries still to place
+        if (heads[spreading] != NONE && (!found || slotMinimum[spreading] - wake < 0)) {
+            wake = slotMinimum[spreading]; // a lower bound of the entries still to place
         }
         return wake;
     }
@@ -636,7 +642,7 @@ final class TimingWheel {
      */
     int levelOf(TimerEntry node) {
         int location = node.enginePosition();
-        if (location == SPREADING) {
+        if (location == spreading) {
             return (63 - Long.numberOfLeadingZeros(tickOf(node.deadlineNanos()) ^ current))
                     / SLOT_BITS; // where it goes
         }
@@ -644,7 +650,7 @@ final class TimingWheel {
             int row = location / SLOTS;
             return row == level0Row
                     ? 0
-                    : row == LEVELS - level0Row || location == DEFERRED ? stagedSource / SLOTS : row;
+                    : row == LEVELS - level0Row || location == deferred ? stagedSource / SLOTS : row;
         }
         if (location == WheelPosition.DETACHED) {
             return WheelPosition.DETACHED;
@@ -672,16 +678,19 @@ final class TimingWheel {
                             >>> SLOT_BITS;
         }
         int staged = 0;
-        for (int index = 0; index <= DEFERRED; index++) {
+        for (int index = 0; index < heads.length; index++) {
+            if (index == spreading) {
+                continue; // checked below
+            }
             int row = index / SLOTS;
             int slot = index % SLOTS;
-            boolean taken = row == stagingRow || index == DEFERRED;
+            boolean taken = row == stagingRow || index == deferred;
             if (taken && stagedSource < 0 && heads[index] != NONE) {
                 throw new AssertionError("entries taken for staging while nothing is staged, at " + index);
             }
             int level = row == level0Row ? 0 : taken ? sourceLevel : row;
-            int levelSlot = index == DEFERRED ? stagedSource % SLOTS : slot;
-            if (index != DEFERRED) {
+            int levelSlot = index == deferred ? stagedSource % SLOTS : slot;
+            if (index != deferred) {
                 boolean bit = (occupied[row] & (1L << slot)) != 0;
                 boolean holdsTaken = index == stagedSource && holdsTakenEntries();
                 if (bit != (heads[index] != NONE || holdsTaken)) {
@@ -715,7 +724,7 @@ final class TimingWheel {
                 if (node.deadlineNanos() - slotMinimum[taken ? stagedSource : index] < 0) {
                     throw new AssertionError("slot minimum above an entry at " + row + "/" + slot);
                 }
-                if (taken && node.deadlineNanos() - slotMinimum[index] < 0 && index != DEFERRED) {
+                if (taken && node.deadlineNanos() - slotMinimum[index] < 0 && index != deferred) {
                     throw new AssertionError("staging slot minimum above an entry at " + row + "/" + slot);
                 }
             }
@@ -730,25 +739,25 @@ final class TimingWheel {
         if (staged != stagedCount) {
             throw new AssertionError("stagedCount " + stagedCount + " but " + staged + " staged entries");
         }
-        int spreading = 0;
-        for (int link = heads[SPREADING]; link != NONE; link = nextLink[link]) {
+        int spreadCount = 0;
+        for (int link = heads[spreading]; link != NONE; link = nextLink[link]) {
             TimerEntry node = nodes[link];
-            if (node.engineLink() != link || node.enginePosition() != SPREADING) {
+            if (node.engineLink() != link || node.enginePosition() != spreading) {
                 throw new AssertionError("a spreading entry at arena slot " + link + " says it is elsewhere");
             }
-            if (tickOf(node.deadlineNanos()) < spreadUntil || node.deadlineNanos() - slotMinimum[SPREADING] < 0) {
+            if (tickOf(node.deadlineNanos()) < spreadUntil || node.deadlineNanos() - slotMinimum[spreading] < 0) {
                 throw new AssertionError("a spreading entry is due before " + spreadUntil + " or below its minimum");
             }
-            spreading++;
+            spreadCount++;
         }
-        if (spreading != slotSize[SPREADING]) {
-            throw new AssertionError("spreading counts " + slotSize[SPREADING] + " of " + spreading);
+        if (spreadCount != slotSize[spreading]) {
+            throw new AssertionError("spreading counts " + slotSize[spreading] + " of " + spreadCount);
         }
-        if (spreading > 0 && current >= spreadUntil - 1) {
+        if (spreadCount > 0 && current >= spreadUntil - 1) {
             throw new AssertionError(
                     "entries still spreading at tick " + current + ", due to be placed by " + spreadUntil);
         }
-        counted += spreading;
+        counted += spreadCount;
         int listed = counted - reached.size() - overflow.size();
         if (linksInUse - freeCount != listed) {
             throw new AssertionError(

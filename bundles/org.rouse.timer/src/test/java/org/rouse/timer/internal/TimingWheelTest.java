@@ -426,6 +426,37 @@ class TimingWheelTest {
     }
 
     @Test
+    void entriesDeferredAtALevel2BoundaryStartSpreadingWithoutBeingTouchedThere() {
+        assertTrue(advanceTo(4000 * TICK).isEmpty());
+        int count = 20_000; // as above: all but the first block's are deferred
+        long[] writes = {0};
+        for (int i = 0; i < count; i++) {
+            wheel.add(new FixedEntry(ORIGIN + (4096 + (i * 950L) / count) * TICK + i % 89) {
+                @Override
+                public void enginePosition(int position) {
+                    writes[0]++; // each write is a cache miss on an entry of a large wheel
+                    super.enginePosition(position);
+                }
+            });
+        }
+        for (int tick = 4001; tick < 4096; tick++) {
+            assertTrue(advanceTo(tick * TICK).isEmpty());
+        }
+        long before = writes[0];
+        List<TimerEntry> fired = new ArrayList<>();
+        wheel.advance(ORIGIN + 4096 * TICK, fired); // the boundary itself, without the O(n) invariant check
+        long atBoundary = writes[0] - before;
+        assertTrue(
+                atBoundary < count / 4,
+                "the boundary's advance moved " + atBoundary + " of " + count + " entries (the deferred ones must"
+                        + " become the spreading ones as a list)");
+        wheel.checkInvariants();
+        fired.addAll(advanceTo((4096 + 2000) * TICK));
+        assertEquals(count, fired.size(), "every entry fired once");
+        assertTrue(wheel.isEmpty());
+    }
+
+    @Test
     void entriesStillSpreadingArePlacedWhenTimeJumpsPastTheirBlock() {
         assertTrue(advanceTo(4000 * TICK).isEmpty());
         int count = 5_000;
