@@ -138,8 +138,11 @@ public final class WheelTimerEngine implements TimerEngine {
      *    next engine, so it never depends on them).
      *
      * Costs. arm, disarm and drain do O(1) work under the lock (O(log k) for the few entries of the current tick); the
-     * entry is the wheel's node (its engine position and link, see WheelPosition), so arming allocates nothing. A batch of due timers takes the lock twice, not once per timer; each task taken takes it
-     * once. With short handlers a firing costs no unpark at all; the watchdog costs at most one wake-up per
+     * entry is the wheel's node (its engine position and link, see WheelPosition), so arming allocates nothing, and a
+     * re-arm stores no reference into the entry (its engine slot names this engine already): a reference stored into a
+     * long-lived object costs a G1 card mark and its concurrent refinement, which at 10,000 periodic timers in the old
+     * generation put the p99 lateness at 3x ScheduledThreadPoolExecutor's (docs/performance.md). A batch of due
+     * timers takes the lock twice, not once per timer; each task taken takes it once. With short handlers a firing costs no unpark at all; the watchdog costs at most one wake-up per
      * `help.after.micros` while timers fire. Disarming never wakes anyone: at worst the leader wakes once at the
      * removed timer's deadline and finds nothing due. Every return from a park counts as a wake-up (`wakeups`; a wait
      * spun through is none), so idle cost is visible; with nothing due nothing wakes.
@@ -481,7 +484,9 @@ public final class WheelTimerEngine implements TimerEngine {
             if (entry.engineSlot() == this && wheel.holds(entry)) {
                 return true; // armed here already (the front never does this; the contract allows nothing else)
             }
-            entry.engineSlot(this); // the entry is the wheel's node: its position and link are set by the wheel
+            if (entry.engineSlot() != this) { // a re-armed periodic timer is ours already: no G1 card mark then
+                entry.engineSlot(this); // the entry is the wheel's node: its position and link are set by the wheel
+            }
             wheel.add(entry);
             if (leader == null) {
                 if (hasIdleLocked() && !fromOwnWorkerLocked()) {

@@ -21,7 +21,9 @@ final class Event implements TimerEvent {
 
     /** Makes this the event of a firing of {@code timer}, due at {@code deadlineNanos}, started at {@code startNanos}. */
     Event fill(Timer timer, long deadlineNanos, long startNanos, long missedFirings) {
-        this.timer = timer;
+        if (this.timer != timer) { // an owner's timer is usually the same one again: no G1 card mark then
+            this.timer = timer;
+        }
         this.deadlineNanos = deadlineNanos;
         this.startNanos = startNanos;
         this.missedFirings = missedFirings;
