@@ -127,10 +127,11 @@ final class TimingWheel {
     private final int[] heads = new int[TAKEN_LISTS + 2];
 
     /*
-     * Each entry is its own node: its engine position says where it is (WheelPosition) and its engine link names its
-     * arena slot. The links of the slot lists, in arrays indexed by a node's link (a slot of this arena, held from when the node
-     * enters a slot list until it leaves the lists for a heap or the wheel): a cascade, a staging move, an arm and a
-     * disarm write ints, and a node enters `nodes` once per stay in the lists. Links as references between nodes had
+     * Each entry is its own node: its engine position says where it is (WheelPosition; LISTED for any slot list) and
+     * its engine link names its arena slot. The links of the slot lists, the list each slot is in and its node's
+     * deadline are in arrays indexed by a node's link (a slot of this arena, held from when the node enters a slot
+     * list until it leaves the lists for a heap or the wheel): a cascade, a staging move, a spread, an arm and a
+     * disarm write ints, a move between lists touches no node, and a node enters `nodes` once per stay in the lists. Links as references between nodes had
      * each of those writes store a reference into a long-lived node of another heap region, which under G1 marks a
      * card that concurrent refinement then scans: at 10,000 periodic timers, most of the refinement CPU left.
      */
@@ -140,6 +141,14 @@ final class TimingWheel {
     private int[] nextLink = new int[64];
 
     private int[] previousLink = new int[64];
+    /**
+     * The list each arena slot is in (an index in {@link #heads}) and its node's deadline, copied as the node enters
+     * the lists: a cascade, a staging move or a spread reads and writes these and never the node, which at 100,000
+     * timers is in no cache by the time it moves (a miss per node, ~190,000 of them around each level-2 boundary).
+     */
+    private int[] listOf = new int[64];
+
+    private long[] deadlineOf = new long[64];
     /** The last freed arena slot, or NONE: a re-armed timer usually gets its slot back. */
     private int freeHead = NONE;
     /** Free arena slots (on the chain from {@link #freeHead}). */
@@ -209,11 +218,15 @@ final class TimingWheel {
                 nodes = java.util.Arrays.copyOf(nodes, capacity);
                 nextLink = java.util.Arrays.copyOf(nextLink, capacity);
                 previousLink = java.util.Arrays.copyOf(previousLink, capacity);
+                listOf = java.util.Arrays.copyOf(listOf, capacity);
+                deadlineOf = java.util.Arrays.copyOf(deadlineOf, capacity);
             }
             link = linksInUse++;
         }
         nodes[link] = node;
+        deadlineOf[link] = node.deadlineNanos();
         node.engineLink(link);
+        node.enginePosition(WheelPosition.LISTED);
         return link;
     }
 
@@ -227,6 +240,13 @@ final class TimingWheel {
             freeCount++;
             node.engineLink(NONE);
         }
+    }
+
+    /** Takes arena slot {@code link} (in no list) back from its node, which leaves the slot lists; returns the node. */
+    private TimerEntry leaveLists(int link) {
+        TimerEntry node = nodes[link];
+        dropLink(node);
+        return node;
     }
 
     int size() {
@@ -275,31 +295,53 @@ final class TimingWheel {
                 : reached.holds(node, position);
     }
 
+    /** Places {@code node}, which is in no structure and has no arena slot, relative to current. */
     private void place(TimerEntry node) {
         long tick = tickOf(node.deadlineNanos());
         if (tick <= current) {
-            dropLink(node);
             reached.add(node);
             return;
         }
         int level = (63 - Long.numberOfLeadingZeros(tick ^ current)) / SLOT_BITS;
         if (level >= LEVELS) {
-            dropLink(node);
             overflow.add(node);
             return;
         }
-        int slot = (int) (tick >>> (level * SLOT_BITS)) & (SLOTS - 1);
-        link(node, (level == 0 ? level0Row : level) * SLOTS + slot);
+        linkAt(takeLink(node), listIndex(tick, level));
     }
 
-    /** Puts {@code node} (in no list; with or without an arena slot) at the head of list {@code index}. */
-    private void link(TimerEntry node, int index) {
-        int link = node.engineLink() == NONE ? takeLink(node) : node.engineLink();
+    /**
+     * Places the node of arena slot {@code link} (taken off its list) relative to current: into another list without
+     * touching the node, or out of the lists into reached or the overflow heap.
+     */
+    private void placeLink(int link) {
+        long tick = tickOf(deadlineOf[link]);
+        if (tick <= current) {
+            reached.add(leaveLists(link));
+            return;
+        }
+        int level = (63 - Long.numberOfLeadingZeros(tick ^ current)) / SLOT_BITS;
+        if (level >= LEVELS) {
+            overflow.add(leaveLists(link));
+            return;
+        }
+        linkAt(link, listIndex(tick, level));
+    }
+
+    /** The list of a tick after current whose highest digit differing from current's is at {@code level}. */
+    private int listIndex(long tick, int level) {
+        int slot = (int) (tick >>> (level * SLOT_BITS)) & (SLOTS - 1);
+        return (level == 0 ? level0Row : level) * SLOTS + slot;
+    }
+
+    /** Puts arena slot {@code link} (its node in no list) at the head of list {@code index}. */
+    private void linkAt(int link, int index) {
         int head = heads[index];
+        long deadline = deadlineOf[link];
         // The staged slot's minimum also bounds the entries taken from it, so an empty list there does not reset it.
         boolean fresh = head == NONE && (index != stagedSource || !holdsTakenEntries());
-        if (fresh || node.deadlineNanos() - slotMinimum[index] < 0) {
-            slotMinimum[index] = node.deadlineNanos();
+        if (fresh || deadline - slotMinimum[index] < 0) {
+            slotMinimum[index] = deadline;
         }
         if (head == NONE) {
             occupied[index / SLOTS] |= 1L << (index % SLOTS);
@@ -308,7 +350,7 @@ final class TimingWheel {
         }
         nextLink[link] = head;
         previousLink[link] = NONE;
-        node.enginePosition(index);
+        listOf[link] = index;
         heads[index] = link;
         slotSize[index]++;
     }
@@ -332,7 +374,7 @@ final class TimingWheel {
     void remove(TimerEntry node) {
         int location = node.enginePosition();
         if (location >= 0) {
-            unlink(node, location);
+            unlink(node, listOf[node.engineLink()]);
             dropLink(node);
         } else if (location == WheelPosition.DETACHED) {
             throw new IllegalStateException("not in this wheel: " + node);
@@ -415,12 +457,8 @@ final class TimingWheel {
                 }
                 while (link != NONE) {
                     int next = nextLink[link];
-                    TimerEntry node = nodes[link];
-                    node.enginePosition(WheelPosition.DETACHED);
-                    if (eventLevel > 0) {
-                        cascaded++;
-                    }
-                    place(node); // strictly lower, or into reached if of this tick
+                    cascaded++;
+                    placeLink(link); // strictly lower, or into reached if of this tick
                     link = next;
                 }
             }
@@ -476,14 +514,14 @@ final class TimingWheel {
         long budget = Math.max(STAGING_BUDGET, (2L * slotSize[stagedSource] + ticksLeft - 1) / ticksLeft);
         int stagingBase = (LEVELS - level0Row) * SLOTS;
         for (; budget > 0 && heads[stagedSource] != NONE; budget--) {
-            TimerEntry node = nodes[popHead(stagedSource)];
-            long tick = tickOf(node.deadlineNanos());
+            int link = popHead(stagedSource);
+            long tick = tickOf(deadlineOf[link]);
             if (tick >>> SLOT_BITS == event >>> SLOT_BITS) {
                 cascaded++;
                 stagedCount++;
-                link(node, stagingBase + (int) (tick & (SLOTS - 1)));
+                linkAt(link, stagingBase + (int) (tick & (SLOTS - 1)));
             } else {
-                link(node, deferred);
+                linkAt(link, deferred);
             }
         }
         // The slot's bit stays set while entries taken from it wait (invariant 5), even once its own list is empty.
@@ -545,10 +583,9 @@ final class TimingWheel {
             budget = Math.min(SPREAD_BUDGET_CAP, Math.max(16, (long) Math.ceil(due * spreadTotal) - placed));
         }
         for (; budget > 0 && heads[spreading] != NONE; budget--) {
-            TimerEntry node = nodes[popHead(spreading)];
-            node.enginePosition(WheelPosition.DETACHED);
+            int link = popHead(spreading);
             cascaded++;
-            place(node);
+            placeLink(link);
         }
     }
 
@@ -641,21 +678,22 @@ final class TimingWheel {
      * {@code -2} reached, {@code -3} overflow, {@code -1} detached.
      */
     int levelOf(TimerEntry node) {
-        int location = node.enginePosition();
-        if (location == spreading) {
-            return (63 - Long.numberOfLeadingZeros(tickOf(node.deadlineNanos()) ^ current))
-                    / SLOT_BITS; // where it goes
-        }
-        if (location >= 0) {
+        int position = node.enginePosition();
+        if (position >= 0) {
+            int location = listOf[node.engineLink()];
+            if (location == spreading) {
+                return (63 - Long.numberOfLeadingZeros(tickOf(node.deadlineNanos()) ^ current))
+                        / SLOT_BITS; // where it goes
+            }
             int row = location / SLOTS;
             return row == level0Row
                     ? 0
                     : row == LEVELS - level0Row || location == deferred ? stagedSource / SLOTS : row;
         }
-        if (location == WheelPosition.DETACHED) {
+        if (position == WheelPosition.DETACHED) {
             return WheelPosition.DETACHED;
         }
-        return WheelPosition.arrayOf(location) == WheelPosition.OVERFLOW_HEAP
+        return WheelPosition.arrayOf(position) == WheelPosition.OVERFLOW_HEAP
                 ? WheelPosition.OVERFLOW
                 : WheelPosition.CURRENT;
     }
@@ -707,6 +745,9 @@ final class TimingWheel {
                 if (node.engineLink() != link) {
                     throw new AssertionError("arena slot " + link + " holds a node whose slot is " + node.engineLink());
                 }
+                if (deadlineOf[link] != node.deadlineNanos()) {
+                    throw new AssertionError("arena slot " + link + " holds another deadline than its node's");
+                }
                 if (nextLink[link] != NONE && previousLink[nextLink[link]] != link) {
                     throw new AssertionError("list " + index + " is not doubly linked at arena slot " + link);
                 }
@@ -717,7 +758,7 @@ final class TimingWheel {
                         ? tick >>> SLOT_BITS != stagedBlock || (tick & (SLOTS - 1)) != slot
                         : tick >>> above != current >>> above
                                 || ((tick >>> (level * SLOT_BITS)) & (SLOTS - 1)) != levelSlot;
-                if (node.enginePosition() != index || misplaced) {
+                if (node.enginePosition() != WheelPosition.LISTED || listOf[link] != index || misplaced) {
                     throw new AssertionError(
                             "entry misplaced at " + row + "/" + slot + ": tick " + tick + ", current " + current);
                 }
@@ -742,7 +783,10 @@ final class TimingWheel {
         int spreadCount = 0;
         for (int link = heads[spreading]; link != NONE; link = nextLink[link]) {
             TimerEntry node = nodes[link];
-            if (node.engineLink() != link || node.enginePosition() != spreading) {
+            if (node.engineLink() != link
+                    || node.enginePosition() != WheelPosition.LISTED
+                    || listOf[link] != spreading
+                    || deadlineOf[link] != node.deadlineNanos()) {
                 throw new AssertionError("a spreading entry at arena slot " + link + " says it is elsewhere");
             }
             if (tickOf(node.deadlineNanos()) < spreadUntil || node.deadlineNanos() - slotMinimum[spreading] < 0) {

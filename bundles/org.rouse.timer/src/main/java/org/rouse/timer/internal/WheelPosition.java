@@ -8,13 +8,17 @@ import org.rouse.timer.spi.TimerEntry;
  * {@linkplain TimerEntry#engineLink() link} are the node's fields, its {@linkplain TimerEntry#engineSlot() slot}
  * names the engine holding it), so arming allocates nothing and disarming finds the entry in O(1).
  *
- * <p>The position is {@code level * 64 + slot} while the entry is in a slot list (its link then names its arena slot
- * in the wheel's link arrays), {@link #DETACHED} while it is in no structure, or, while it is in one of the wheel's
+ * <p>The position is {@link #LISTED} while the entry is in a slot list (its link then names its arena slot in the
+ * wheel's arrays, which also say which list: moving it between lists never touches the entry), {@link #DETACHED}
+ * while it is in no structure, or, while it is in one of the wheel's
  * arrays of entries outside the slot lists, {@code -2 - (index * 4 + array)} with {@code array}
  * {@link #REACHED_HEAP}, {@link #OVERFLOW_HEAP} or {@link #REACHED_RUN} (see {@link ReachedQueue}): one int holds
  * both where the entry is and its index there.
  */
 final class WheelPosition {
+
+    /** In one of the wheel's slot lists; which one its arena slot says. */
+    static final int LISTED = 0;
 
     /** Not in any structure: expired, disarmed, drained, or never armed in this engine. */
     static final int DETACHED = -1;
