@@ -18,7 +18,8 @@ import org.rouse.benchmarks.scenario.Metrics;
  * One round of {@code n} periodic timers on a backend: lateness of every event (ran minus due), the re-entry interval
  * of every timer (time between two of its events, as LSL's {@code llGetAndResetTime()} sees it) and process CPU.
  * Timers start with phases spread over one period; the backend's timers are cancelled at the end of the round, so
- * nothing runs between rounds.
+ * nothing runs between rounds. Between starting them and the window the heap is collected once (see
+ * {@link #MAX_SETTLE_NANOS}).
  *
  * <p>Each thread that runs events records into its own {@link ThreadRecord}, so that the measuring costs a backend with
  * many threads no more than one with a single thread: a shared recorder (HdrHistogram's {@code Recorder}, adders)
@@ -44,6 +45,16 @@ final class PeriodicRound implements TimerBackend.Events {
         return List.copyOf(columns);
     }
 
+    /**
+     * The most time between starting a round's timers and the window before their first deadline (a quarter of the
+     * round's budget when that is shorter), in which the setup's garbage is collected by {@code System.gc()}. Without
+     * it the first young collections of the window copied the timers the round had just made (at 100,000 timers, tens
+     * of megabytes, more for Rouse's one owner per timer than for the executor's tasks) and paused every thread for
+     * 50-120 ms on a 2-core machine, so a backend's tail showed how much it allocates when timers are created rather
+     * than how late it fires them.
+     */
+    private static final long MAX_SETTLE_NANOS = 1_000_000_000L;
+
     private final AtomicLongArray lastRan;
     /** The record of each thread that ran an event in this round. */
     private final ConcurrentLinkedQueue<ThreadRecord> records = new ConcurrentLinkedQueue<>();
@@ -64,12 +75,18 @@ final class PeriodicRound implements TimerBackend.Events {
     static Measurement run(TimerBackend backend, int timers, Duration period, Duration budget) {
         PeriodicRound round = new PeriodicRound(timers);
         long periodNanos = period.toNanos();
-        long start = System.nanoTime() + periodNanos;
+        long settleNanos = Math.min(MAX_SETTLE_NANOS, budget.toNanos() / 4);
+        long start = System.nanoTime() + settleNanos + periodNanos;
         long[] firstDue = new long[timers];
         for (int i = 0; i < timers; i++) {
             firstDue[i] = start + ThreadLocalRandom.current().nextLong(periodNanos);
         }
         backend.startPeriodic(firstDue, periodNanos, round);
+        System.gc(); // the timers just made leave the young generation (see MAX_SETTLE_NANOS)
+        long beforeWindow = start - periodNanos - System.nanoTime();
+        if (beforeWindow > 0) {
+            LockSupport.parkNanos(beforeWindow);
+        }
         long cpuBefore = ProcessCpu.nanos();
         long wallBefore = System.nanoTime();
         LockSupport.parkNanos(periodNanos + budget.toNanos()); // the round's length, not waiting for a result
