@@ -1,13 +1,5 @@
 package org.rouse.benchmarks.timer;
 
-import java.util.ArrayList;
-import java.util.List;
-import org.rouse.benchmarks.scenario.Options;
-import org.rouse.benchmarks.scenario.ReportLayout;
-import org.rouse.benchmarks.scenario.RoundPlan;
-import org.rouse.benchmarks.scenario.Scenario;
-import org.rouse.benchmarks.scenario.Variant;
-
 /**
  * {@code timer-help-after}: 10,000 periodic timers at 50 ms on Rouse with {@code help.after.micros} at its default
  * (1,000 µs), 200, 50 and 0 (hand every batch over at once), beside {@code ScheduledThreadPoolExecutor}: how soon a
@@ -17,9 +9,11 @@ import org.rouse.benchmarks.scenario.Variant;
  * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness timer-help-after
  * }</pre>
  */
-public final class TimerHelpAfter implements Scenario {
+public final class TimerHelpAfter extends EngineSettingSweep {
 
-    private static final long[] HELP_AFTER_MICROS = {1000, 200, 50, 0};
+    public TimerHelpAfter() {
+        super(micros -> TimerBackend.Rouse.withHelpAfter(4, micros), 1000, 200, 50, 0);
+    }
 
     @Override
     public String name() {
@@ -36,23 +30,7 @@ public final class TimerHelpAfter implements Scenario {
     }
 
     @Override
-    public List<Variant> variants(Options options) {
-        List<Variant> variants = new ArrayList<>();
-        for (long micros : HELP_AFTER_MICROS) {
-            variants.add(new TimerReentry.Periodic(
-                    "Rouse, help after " + micros + " µs", 10_000, () -> TimerBackend.Rouse.withHelpAfter(4, micros)));
-        }
-        variants.add(new TimerReentry.Periodic("ScheduledThreadPoolExecutor", 10_000, () -> new TimerBackend.Stpe(4)));
-        return variants;
-    }
-
-    @Override
-    public ReportLayout layout() {
-        return TimerKernelSlack.layoutAgainstStpe();
-    }
-
-    @Override
-    public RoundPlan plan(Options options) {
-        return TimerKernelSlack.sixSecondRounds(options);
+    String rowName(long micros) {
+        return "Rouse, help after " + micros + " µs";
     }
 }

@@ -1,15 +1,5 @@
 package org.rouse.benchmarks.timer;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import org.rouse.benchmarks.scenario.Metrics;
-import org.rouse.benchmarks.scenario.Options;
-import org.rouse.benchmarks.scenario.ReportLayout;
-import org.rouse.benchmarks.scenario.RoundPlan;
-import org.rouse.benchmarks.scenario.Scenario;
-import org.rouse.benchmarks.scenario.Variant;
-
 /**
  * {@code timer-kernel-slack}: 10,000 periodic timers at 50 ms on Rouse with exact deadlines and each worker's Linux
  * timer slack ({@code kernel.slack.micros}) at the kernel's default (50 µs), 20, 10, 5 and 1 µs, beside
@@ -19,10 +9,11 @@ import org.rouse.benchmarks.scenario.Variant;
  * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness timer-kernel-slack
  * }</pre>
  */
-public final class TimerKernelSlack implements Scenario {
+public final class TimerKernelSlack extends EngineSettingSweep {
 
-    static final String BASELINE = "ScheduledThreadPoolExecutor, 10000";
-    private static final long[] KERNEL_SLACK_MICROS = {0, 20, 10, 5, 1};
+    public TimerKernelSlack() {
+        super(micros -> TimerBackend.Rouse.withKernelSlack(4, micros), 0, 20, 10, 5, 1);
+    }
 
     @Override
     public String name() {
@@ -39,41 +30,7 @@ public final class TimerKernelSlack implements Scenario {
     }
 
     @Override
-    public List<Variant> variants(Options options) {
-        List<Variant> variants = new ArrayList<>();
-        for (long micros : KERNEL_SLACK_MICROS) {
-            variants.add(new TimerReentry.Periodic(
-                    "Rouse, kernel slack " + (micros == 0 ? "default" : micros + " µs"),
-                    10_000,
-                    () -> TimerBackend.Rouse.withKernelSlack(4, micros)));
-        }
-        variants.add(new TimerReentry.Periodic("ScheduledThreadPoolExecutor", 10_000, () -> new TimerBackend.Stpe(4)));
-        return variants;
-    }
-
-    @Override
-    public ReportLayout layout() {
-        return layoutAgainstStpe();
-    }
-
-    @Override
-    public RoundPlan plan(Options options) {
-        return sixSecondRounds(options);
-    }
-
-    /** Lateness and CPU columns, with p50, p99, p99.9 and CPU as ratios against {@link #BASELINE}. */
-    static ReportLayout layoutAgainstStpe() {
-        return new ReportLayout(
-                PeriodicRound.latenessAndCpuColumns(PeriodicRound.EVENTS),
-                BASELINE,
-                List.of(Metrics.P50_US, Metrics.P99_US, Metrics.P999_US, PeriodicRound.CPU_PERCENT),
-                true);
-    }
-
-    /** One warm-up and five measured rounds of 6 s (one of 500 ms with {@code --quick}). */
-    static RoundPlan sixSecondRounds(Options options) {
-        return options.quick()
-                ? new RoundPlan(0, 1, Duration.ofMillis(500))
-                : new RoundPlan(1, 5, Duration.ofSeconds(6));
+    String rowName(long micros) {
+        return "Rouse, kernel slack " + (micros == 0 ? "default" : micros + " µs");
     }
 }
