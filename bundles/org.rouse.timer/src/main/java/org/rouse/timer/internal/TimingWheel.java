@@ -102,14 +102,14 @@ final class TimingWheel {
 
     /**
      * The index in {@link #heads} of the list of entries taken from the staged slot but outside its staged block
-     * ({@code deferred} in the notes; {@link #TAKEN_LISTS} or the one after it); it has no bit and no event of its own
+     * (`DEFERRED` in the notes; {@link #TAKEN_LISTS} or the one after it); it has no bit and no event of its own
      * (the staged slot's bit stands for it).
      */
     private int deferred = TAKEN_LISTS;
 
     /**
      * The index in {@link #heads} of the list of entries that were deferred when their staged slot's event came
-     * ({@code spreading} in the notes; the other of the two lists), still to be placed relative to the new current, a
+     * (`SPREADING` in the notes; the other of the two lists), still to be placed relative to the new current, a
      * budget per advance, before {@link #spreadUntil}; no bit of its own either (see invariant 6).
      */
     private int spreading = TAKEN_LISTS + 1;
@@ -131,9 +131,10 @@ final class TimingWheel {
      * its engine link names its arena slot. The links of the slot lists, the list each slot is in and its node's
      * deadline are in arrays indexed by a node's link (a slot of this arena, held from when the node enters a slot
      * list until it leaves the lists for a heap or the wheel): a cascade, a staging move, a spread, an arm and a
-     * disarm write ints, a move between lists touches no node, and a node enters `nodes` once per stay in the lists. Links as references between nodes had
-     * each of those writes store a reference into a long-lived node of another heap region, which under G1 marks a
-     * card that concurrent refinement then scans: at 10,000 periodic timers, most of the refinement CPU left.
+     * disarm write ints, a move between lists touches no node, and a node enters `nodes` once per stay in the lists.
+     * Links as references between nodes had each of those writes store a reference into a long-lived node of another
+     * heap region, which under G1 marks a card that concurrent refinement then scans: at 10,000 periodic timers, most
+     * of the refinement CPU left.
      */
     /** The node holding each arena slot, or null for a free one. */
     private TimerEntry[] nodes = new TimerEntry[64];
@@ -169,8 +170,8 @@ final class TimingWheel {
     /** The tick at which {@link #stage()} last ran, so that it runs once per tick however often time advances. */
     private long stagedAtTick = -1;
     /**
-     * While the {@link #spreading} list holds entries: the start of the first level-0 block after the event that made them
-     * spread, before which each must be placed (none is due in an earlier block).
+     * While the {@link #spreading} list holds entries: the start of the first level-0 block after the event that made
+     * them spread, before which each must be placed (none is due in an earlier block).
      */
     private long spreadUntil;
     /** When the current spread began (the event's tick, as {@code System.nanoTime()}), and how many it had then. */
@@ -272,8 +273,7 @@ final class TimingWheel {
 
     /** Adds {@code node}, which is in no structure of this wheel (its position and link are this wheel's now). */
     void add(TimerEntry node) {
-        node.engineLink(NONE);
-        place(node);
+        place(node); // whatever link and position an earlier engine left are overwritten here
         size++;
     }
 
@@ -297,17 +297,7 @@ final class TimingWheel {
 
     /** Places {@code node}, which is in no structure and has no arena slot, relative to current. */
     private void place(TimerEntry node) {
-        long tick = tickOf(node.deadlineNanos());
-        if (tick <= current) {
-            reached.add(node);
-            return;
-        }
-        int level = (63 - Long.numberOfLeadingZeros(tick ^ current)) / SLOT_BITS;
-        if (level >= LEVELS) {
-            overflow.add(node);
-            return;
-        }
-        linkAt(takeLink(node), listIndex(tick, level));
+        placeLink(takeLink(node)); // one that goes to reached or the overflow heap gives the slot straight back
     }
 
     /**
@@ -545,8 +535,9 @@ final class TimingWheel {
         // The deferred entries are all due after this block, so they are placed over the block's 64 ticks rather than
         // all now: at 100,000 timers of 500 ms, a level-2 boundary deferred ~90,000 of them, a ~10 ms cascade. The
         // list becomes the spreading one by trading roles with it (empty: the spread of the previous staged block
-        // ends before this one's event), not by marking each entry: that pass alone touched ~90,000 entries no
-        // longer in any cache and held the lock for 10-30 ms (docs/performance.md, "the level-2 boundary").
+        // ends before this one's event), not by marking each entry: that pass touched ~90,000 entries no longer in
+        // any cache under the lock, and events at the boundary were up to 19-28 ms late (docs/performance.md,
+        // "Timers in the old generation").
         if (heads[deferred] != NONE) {
             int wasSpreading = spreading;
             spreading = deferred;

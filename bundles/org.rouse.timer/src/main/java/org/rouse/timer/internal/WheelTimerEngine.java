@@ -141,8 +141,9 @@ public final class WheelTimerEngine implements TimerEngine {
      * entry is the wheel's node (its engine position and link, see WheelPosition), so arming allocates nothing, and a
      * re-arm stores no reference into the entry (its engine slot names this engine already): a reference stored into a
      * long-lived object costs a G1 card mark and its concurrent refinement, which at 10,000 periodic timers in the old
-     * generation put the p99 lateness at 3x ScheduledThreadPoolExecutor's (docs/performance.md). A batch of due
-     * timers takes the lock twice, not once per timer; each task taken takes it once. With short handlers a firing costs no unpark at all; the watchdog costs at most one wake-up per
+     * generation put the p99 lateness at 3x ScheduledThreadPoolExecutor's (docs/performance.md, "Timers in the old
+     * generation"). A batch of due timers takes the lock twice, not once per timer; each task taken takes it once.
+     * With short handlers a firing costs no unpark at all; the watchdog costs at most one wake-up per
      * `help.after.micros` while timers fire. Disarming never wakes anyone: at worst the leader wakes once at the
      * removed timer's deadline and finds nothing due. Every return from a park counts as a wake-up (`wakeups`; a wait
      * spun through is none), so idle cost is visible; with nothing due nothing wakes.
@@ -481,10 +482,11 @@ public final class WheelTimerEngine implements TimerEngine {
             if (shutDown) {
                 return false;
             }
-            if (entry.engineSlot() == this && wheel.holds(entry)) {
+            boolean ours = entry.engineSlot() == this; // a re-armed periodic timer is: no store, no G1 card mark
+            if (ours && wheel.holds(entry)) {
                 return true; // armed here already (the front never does this; the contract allows nothing else)
             }
-            if (entry.engineSlot() != this) { // a re-armed periodic timer is ours already: no G1 card mark then
+            if (!ours) {
                 entry.engineSlot(this); // the entry is the wheel's node: its position and link are set by the wheel
             }
             wheel.add(entry);
