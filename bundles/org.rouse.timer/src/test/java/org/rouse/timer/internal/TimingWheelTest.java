@@ -457,6 +457,29 @@ class TimingWheelTest {
     }
 
     @Test
+    void entriesMovingBetweenSlotListsAreNotTouched() {
+        assertTrue(advanceTo(4000 * TICK).isEmpty());
+        // 20,000 entries of one level-2 slot, all due after the first block of the next level-2 block, so that the
+        // advances up to that block's end stage them, swap at the boundary and spread them all, and fire none
+        int count = 20_000;
+        long[] calls = {0};
+        for (int i = 0; i < count; i++) {
+            wheel.add(new CountingEntry(ORIGIN + (4096 + 64 + (i * 900L) / count) * TICK + i % 89, calls));
+        }
+        wheel.checkInvariants();
+        calls[0] = 0;
+        List<TimerEntry> due = new ArrayList<>();
+        for (int tick = 4001; tick < 4096 + 64; tick++) {
+            wheel.advance(ORIGIN + tick * TICK, due); // without the invariant check, which reads every entry
+        }
+        assertTrue(due.isEmpty());
+        assertTrue(wheel.cascaded() >= count, "every entry moved at least once: " + wheel.cascaded());
+        assertEquals(0, calls[0], "moves between lists called the entries (each a cache miss on a large wheel)");
+        wheel.checkInvariants();
+        assertEquals(count, advanceTo((4096 + 2000) * TICK).size(), "every entry fired once");
+    }
+
+    @Test
     void entriesStillSpreadingArePlacedWhenTimeJumpsPastTheirBlock() {
         assertTrue(advanceTo(4000 * TICK).isEmpty());
         int count = 5_000;
@@ -473,5 +496,45 @@ class TimingWheelTest {
             assertTrue(fired.get(i).deadlineNanos() - fired.get(i - 1).deadlineNanos() >= 0, "out of order at " + i);
         }
         assertTrue(wheel.isEmpty());
+    }
+
+    /** An entry that counts every call made on it, into a counter its test shares among its entries. */
+    private static final class CountingEntry extends FixedEntry {
+        private final long[] calls;
+
+        CountingEntry(long deadline, long[] calls) {
+            super(deadline);
+            this.calls = calls;
+        }
+
+        @Override
+        public long deadlineNanos() {
+            calls[0]++;
+            return super.deadlineNanos();
+        }
+
+        @Override
+        public int enginePosition() {
+            calls[0]++;
+            return super.enginePosition();
+        }
+
+        @Override
+        public void enginePosition(int position) {
+            calls[0]++;
+            super.enginePosition(position);
+        }
+
+        @Override
+        public int engineLink() {
+            calls[0]++;
+            return super.engineLink();
+        }
+
+        @Override
+        public void engineLink(int link) {
+            calls[0]++;
+            super.engineLink(link);
+        }
     }
 }
