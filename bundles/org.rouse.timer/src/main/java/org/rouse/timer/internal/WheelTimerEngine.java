@@ -68,17 +68,28 @@ public final class WheelTimerEngine implements TimerEngine {
      * tasks; measured at 10,000 timers of 50 ms, this took a third of the engine's CPU off compared with one hand-off
      * per batch (docs/performance.md). Another worker is woken only when work would otherwise wait behind a handler
      * longer than `help.after.micros`: (a) as a worker takes a task and the tasks still queued would wait longer than
-     * that behind it (their count times `taskNanosEstimate`, the smoothed run time of recent tasks, measured from the
-     * loop's own clock reads), or another worker's task has run longer than that; (b) the watchdog. The watchdog is
-     * one follower parked with a timeout instead of indefinitely while there is something to watch: for
+     * that behind it (their count times `taskNanosEstimate`), or another worker's task has run longer than that;
+     * (b) the watchdog. `taskNanosEstimate` smooths the run time of recent tasks (each sample moves it an eighth of
+     * the way), timed from a task's take to its return, and each sample is the shorter of a task's run and the run
+     * before it: a single task stretched by preemption or a contended lock is ignored, two long ones in a row count.
+     * Without that filter a worker descheduled for a few milliseconds on a busy machine made every batch look long,
+     * and the helper it woke contended for the lock, which stretched the next tasks in turn. The watchdog is one
+     * follower parked with a timeout instead of indefinitely while there is something to watch: for
      * `help.after.micros` while tasks run or a batch is being fired, and until the leader's wake-up plus
-     * `help.after.micros` while the leader waits. When it wakes it goes through the loop like any worker: if a handler
-     * holds the only awake worker, it finds the due timers (no one leads) or the queued tasks and takes them, and
-     * otherwise parks as the watchdog again. So a handler that blocks delays other owners' timers by at most about
-     * twice `help.after.micros` (plus a wake-up), never indefinitely, and the watchdog wakes at most once per interval
-     * while timers fire and never while they only wait (with the leader parked for an hour, it parks for an hour and
-     * a millisecond). A producer whose batch leaves other work waiting (another task, or timers still armed) while no
-     * watchdog is parked wakes a follower to become one; that happens only when the engine was idle before.
+     * `help.after.micros` while the leader waits. When its park runs out (no one took it out to hand it work) it takes
+     * work only if some is held up (heldUpLocked): no other worker is awake to come back for it, a handler has run
+     * longer than `help.after.micros`, the queued tasks would wait longer than that, or the leader is parked past its
+     * time (then it takes over, below); otherwise it parks as the watchdog again. A leader whose batch a takeover
+     * fired and a follower woken only to become the watchdog follow the same rule. Short handlers that keep one
+     * worker busy hold nothing up: that worker fires the next batch between two tasks, and a second worker running
+     * tasks beside it only contends for the lock, the queue and the front's shared counters (at 10,000 timers with
+     * 1 ms of slack, a watchdog that joined whenever it found tasks queued took the engine's CPU from a third
+     * to nearly half a core; docs/performance.md, "Timers: a watchdog that takes work only when work is held up"). So
+     * a handler that blocks delays other owners' timers by at most about twice `help.after.micros` (plus a wake-up),
+     * never indefinitely, and the watchdog wakes at most once per interval while timers fire and never while they
+     * only wait (with the leader parked for an hour, it parks for an hour and a millisecond). A producer whose batch
+     * leaves other work waiting (another task, or timers still armed) while no watchdog is parked wakes a follower to
+     * become one; that happens only when the engine was idle before.
      * `help.after.micros` = 0 restores handing over at once: the producer and every worker that takes a task while
      * others are ready wakes one more follower (a cascade, at most min(n, workers) - 1 unparks for n tasks), and one
      * more to lead while it runs a task and timers remain.
@@ -86,7 +97,8 @@ public final class WheelTimerEngine implements TimerEngine {
      * Taking over. A worker that comes back to the loop (from a handler, or woken as a follower) while the leader is
      * parked and the wheel already holds an entry due (earliest deadline plus slack passed) fires that batch itself
      * instead of leaving it to the leader: it becomes the producer (`leader` = itself, `awake` set), and the parked
-     * thread, on waking, finds it no longer leads and carries on as any worker. This is what ScheduledThreadPoolExecutor
+     * thread, on waking, finds it no longer leads (`parkedToLead` set, `leader` another) and, unless work is held up,
+     * watches or idles (see "Helping"). This is what ScheduledThreadPoolExecutor
      * does (any thread entering take() polls a due head, leader or not), and it takes the parked leader's wake-up off
      * the path of a due timer: a timed park returns tens of microseconds late at best (Linux's default timer slack is
      * 50 µs) and, on a busy machine, only once the scheduler runs the thread again. The parked thread is never left
@@ -132,7 +144,7 @@ public final class WheelTimerEngine implements TimerEngine {
      *    and a follower that returns from park without being taken (a spurious wake-up) removes itself. The watchdog
      *    is never in `idle`; it is `watchdog` from when it decides to park until it or an unparker takes it out.
      * 6. `running` counts the workers with `inTask` set: a worker sets it as it takes a task and clears it on its next
-     *    turn of the loop, where it also folds the task's run time into `taskNanosEstimate`.
+     *    turn of the loop, where it also folds the task's run time (to the return it timed) into `taskNanosEstimate`.
      * 5. execute() after shutdown is refused; tasks accepted before it still run (the workers end only once `ready` is
      *    empty), until the grace period ends and the rest is discarded (the front re-issues its owners' tickets on the
      *    next engine, so it never depends on them).
@@ -190,8 +202,13 @@ public final class WheelTimerEngine implements TimerEngine {
     private Worker watchdog;
     /** Workers running a task now (between taking it and coming back to the loop); guarded by the lock. */
     private int running;
-    /** Smoothed run time of a task in ns (each sample moves it an eighth of the way); guarded by the lock. */
+    /**
+     * Smoothed run time of a task in ns (each sample, the shorter of a task's run and the run before it, moves it an
+     * eighth of the way); guarded by the lock.
+     */
     private long taskNanosEstimate;
+    /** The run time of the task that returned last, in ns; guarded by the lock. */
+    private long lastTaskNanos;
     /** Live workers and the configured count; guarded by the lock. */
     private int liveWorkers;
 
@@ -665,13 +682,18 @@ public final class WheelTimerEngine implements TimerEngine {
             if (me.inTask) {
                 me.inTask = false;
                 running--;
-                taskNanosEstimate += (now - me.taskStartNanos - taskNanosEstimate) >> 3;
+                long took = me.taskEndNanos - me.taskStartNanos;
+                taskNanosEstimate += (Math.min(took, lastTaskNanos) - taskNanosEstimate) >> 3;
+                lastTaskNanos = took;
             }
+            boolean replaced = me.parkedToLead && leader != me; // a takeover fired its batch (see "Taking over")
+            me.parkedToLead = false;
             if (leader == me) {
                 leader = null;
                 awake = true;
             }
-            if (watchdog == me) {
+            boolean watchTimedOut = watchdog == me; // no one took it out: its timed park ran out
+            if (watchTimedOut) {
                 watchdog = null;
                 watchdogWakeups.increment();
             }
@@ -686,7 +708,11 @@ public final class WheelTimerEngine implements TimerEngine {
             boolean toWatch = me.watchOnWake;
             me.watchOnWake = false;
             boolean leaderOverdue = leader != null && !awake && !parkedForever && parkedUntil - now <= 0;
-            if ((leader == null || leaderOverdue)
+            // Back from a park that no one ended to hand it work (a watchdog's timeout, a leader whose batch a
+            // takeover fired) or woken only to watch: it takes work only if some is held up (see "Helping").
+            boolean standAside = (watchTimedOut || replaced || toWatch) && !leaderOverdue && !heldUpLocked(me, now);
+            if (!standAside
+                    && (leader == null || leaderOverdue)
                     && !shutDown
                     && !wheel.isEmpty()
                     && wheel.nextWakeNanos() + slackNanos - now <= 0) {
@@ -698,12 +724,11 @@ public final class WheelTimerEngine implements TimerEngine {
                     takeovers.increment();
                 }
             }
-            if (!me.due.isEmpty()) {
+            if (standAside) {
+                step = FOLLOW; // watches on or idles, below
+            } else if (!me.due.isEmpty()) {
                 leader = me;
                 step = PRODUCE;
-            } else if (toWatch && watchdog == null && (waitNanos = watchWaitLocked(now)) > 0) {
-                watchdog = me; // woken by a producer to watch its batch, not to share it
-                step = WATCH;
             } else if ((task = ready.poll()) != null) {
                 step = RUN;
                 me.inTask = true;
@@ -717,14 +742,19 @@ public final class WheelTimerEngine implements TimerEngine {
                 parkedForever = forever;
                 parkedUntil = now + waitNanos;
                 awake = false;
+                me.parkedToLead = true;
                 step = LEAD;
-            } else if (watchdog == null && helpAfterNanos > 0 && (waitNanos = watchWaitLocked(now)) > 0) {
-                watchdog = me;
-                step = WATCH;
             } else {
-                idle.push(me);
-                me.inIdle = true;
                 step = FOLLOW;
+            }
+            if (step == FOLLOW) {
+                if (watchdog == null && helpAfterNanos > 0 && (waitNanos = watchWaitLocked(now)) > 0) {
+                    watchdog = me;
+                    step = WATCH;
+                } else {
+                    idle.push(me);
+                    me.inIdle = true;
+                }
             }
         }
         switch (step) {
@@ -735,6 +765,7 @@ public final class WheelTimerEngine implements TimerEngine {
                     LockSupport.unpark(wake);
                 }
                 runTask(task);
+                me.taskEndNanos = System.nanoTime();
             }
             case LEAD -> {
                 boolean parked = true;
@@ -788,6 +819,30 @@ public final class WheelTimerEngine implements TimerEngine {
             }
         }
         return null;
+    }
+
+    /**
+     * Whether work may be held up, for {@code me} to take it rather than watch or idle (see "Helping"): no other
+     * worker is awake to come back to the loop for the queued tasks and due timers, a handler has run longer than
+     * {@code help.after.micros}, or the queued tasks would wait longer than that behind the running ones. {@code me}
+     * is neither the leader nor the watchdog nor idle by now.
+     */
+    private boolean heldUpLocked(Worker me, long now) {
+        int parked = idle.size() + (watchdog != null ? 1 : 0) + (leader != null && !awake ? 1 : 0);
+        if (liveWorkers - 1 - parked <= 0) {
+            return true;
+        }
+        long helpAfter = helpAfterNanos;
+        if ((long) ready.size() * taskNanosEstimate > helpAfter) {
+            return true;
+        }
+        for (int i = 0, n = workers.size(); i < n; i++) {
+            Worker other = workers.get(i);
+            if (other.inTask && now - other.taskStartNanos > helpAfter) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -932,6 +987,10 @@ public final class WheelTimerEngine implements TimerEngine {
         boolean inTask;
         /** When it took that task ({@code System.nanoTime()}); guarded by the engine's lock. */
         long taskStartNanos;
+        /** When that task returned ({@code System.nanoTime()}); only this thread, read by it under the lock. */
+        long taskEndNanos;
+        /** Whether it last parked as the leader; guarded by the engine's lock. */
+        boolean parkedToLead;
         /** Whether it was woken to become the watchdog rather than to take tasks; guarded by the engine's lock. */
         boolean watchOnWake;
         /** The kernel timer slack this thread last asked for (-1: none yet); only this thread. */

@@ -23,8 +23,8 @@ import org.rouse.timer.TimerOwner;
 /**
  * The wheel engine's helping rule ({@code help.after.micros}), on real threads: a batch of short handlers runs on the
  * worker that fired it with no hand-off; a handler that blocks holds other owners' timers up only until the watchdog
- * takes them; queued handlers that have been running long are handed to other workers at once; and the watchdog
- * stops waking once nothing is armed.
+ * takes them; queued handlers that have been running long are handed to other workers at once; a watchdog takes no
+ * work beside a worker that short handlers keep busy; and the watchdog stops waking once nothing is armed.
  */
 @Timeout(60)
 class HelpingDispatchTest {
@@ -105,7 +105,8 @@ class HelpingDispatchTest {
     void queuedHandlersThatHaveBeenRunningLongAreHandedToAnotherWorkerAtOnce() throws Exception {
         // help after 1 s: the watchdog cannot be what spreads the batch below within the barrier's 500 ms
         WheelTimerEngine engine = engine(4, 1_000_000);
-        // teach the engine that tasks here take ~300 ms: after six, the smoothed estimate is >= 165 ms
+        // teach the engine that tasks here take ~300 ms: after six, the smoothed estimate is >= 140 ms (each sample is
+        // the shorter of a task's run and the one before it, so the first of the six may count as nothing)
         int lessons = 6;
         CountDownLatch learned = new CountDownLatch(lessons);
         armBatch(engine, lessons, () -> {
@@ -113,7 +114,7 @@ class HelpingDispatchTest {
             learned.countDown();
         });
         assertTrue(learned.await(30, TimeUnit.SECONDS));
-        // a batch of 10 such handlers would wait ~9 x 165 ms > 1 s behind one worker: it is shared at once, so two of
+        // a batch of 10 such handlers would wait ~9 x 140 ms > 1 s behind one worker: it is shared at once, so two of
         // them meet at the barrier. All ten share one deadline, so they are one batch however the test thread is
         // scheduled while arming them (relative deadlines armed a tick apart would split it, and then one worker
         // held by the first handler would run the rest alone, as designed).
@@ -136,6 +137,42 @@ class HelpingDispatchTest {
         assertTrue(ran.await(30, TimeUnit.SECONDS));
         assertEquals(1, engine.batches() - batchesBefore, "the ten entries were not fired as one batch");
         assertTrue(met.get() >= 2, "no two long handlers of one batch ran at once (" + missed.get() + " waited alone)");
+    }
+
+    @Test
+    void aWatchdogWhoseParkRunsOutWhileShortHandlersKeepAWorkerBusyTakesNoWorkBesideIt() throws Exception {
+        // help after 5 ms: the watchdog wakes every few ms while the batches run, and no handler here runs for long
+        WheelTimerEngine engine = engine(4, 5_000);
+        int batches = 600;
+        int perBatch = 20;
+        AtomicInteger inHandler = new AtomicInteger();
+        AtomicInteger mostAtOnce = new AtomicInteger();
+        CountDownLatch ran = new CountDownLatch(batches * perBatch);
+        Runnable shortHandler = () -> {
+            mostAtOnce.accumulateAndGet(inHandler.incrementAndGet(), Math::max);
+            spin(TimeUnit.MICROSECONDS.toNanos(20));
+            inHandler.decrementAndGet();
+            ran.countDown();
+        };
+        // a batch of 20 handlers of 20 µs every millisecond: one worker is busy 40 % of the time, and what is queued
+        // behind it never waits anywhere near help.after.micros
+        long first = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+        for (int b = 0; b < batches; b++) {
+            long deadline = first + TimeUnit.MILLISECONDS.toNanos(b);
+            for (int i = 0; i < perBatch; i++) {
+                engine.arm(new FixedEntry(deadline) {
+                    @Override
+                    public void expire() {
+                        engine.execute(shortHandler);
+                    }
+                });
+            }
+        }
+        long watchdogWakeupsBefore = engine.watchdogWakeups();
+        assertTrue(ran.await(30, TimeUnit.SECONDS));
+        long watchdogWakeups = engine.watchdogWakeups() - watchdogWakeupsBefore;
+        assertTrue(watchdogWakeups >= 20, "the watchdog woke only " + watchdogWakeups + " times: nothing was tested");
+        assertEquals(1, mostAtOnce.get(), "a watchdog took short handlers beside the busy worker");
     }
 
     /** Arms {@code count} entries with one deadline 100 ms ahead, each handing {@code task} to the engine on expiry. */
