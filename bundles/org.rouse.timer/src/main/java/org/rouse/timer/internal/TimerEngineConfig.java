@@ -35,10 +35,11 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
     @AttributeDefinition(
             name = "Timer slack (µs)",
-            description = "How long a wake-up may be put off so that the deadlines falling due meanwhile fire in the"
-                    + " same wake-up (as Linux's timerslack_ns): a timer fires at most this much (plus the wake-up"
-                    + " overshoot) after its deadline, never before it, and wake-ups are at least this far apart."
-                    + " 0 (the default) wakes at every exact deadline. Range 0 to 1000000.")
+            description = "How late a timer may fire so that the deadlines falling due meanwhile fire in the same"
+                    + " wake-up (as Linux's timerslack_ns): a wake-up is put off by this much less the lateness the"
+                    + " engine's wake-ups have shown (but at least by half of it), so a timer usually fires at most"
+                    + " this much after its deadline, never before it, about once per this interval. 0 (the default)"
+                    + " wakes at every exact deadline. Range 0 to 1000000.")
     long slack_micros() default 0;
 
     @AttributeDefinition(

@@ -110,13 +110,16 @@ public final class WheelTimerEngine implements TimerEngine {
      * may still park after a takeover for what remains of that wait; it delays no timer, since the worker that took
      * over leads in its place.)
      *
-     * Slack. The leader parks until (earliest deadline + d), d being the slack less the workers' kernel timer slack K
-     * when the slack exceeds it (else the slack): the kernel ends the park up to K late, so the wake-up comes within
-     * the slack. When it wakes it fires every entry whose deadline has passed. So deadlines within the slack of the
-     * earliest one fire in the same wake-up, no timer fires before its deadline, none fires more than slack (plus the
-     * scheduling of the wake-up) after it, and wake-ups are at least d apart. A worker that is awake anyway waits
-     * for d too (it fires only once the earliest deadline plus d has passed), so under load the batches stay a slack
-     * wide instead of shrinking to what fell due during one handler.
+     * Slack. The leader parks until (earliest deadline + d), d being the slack less how late such a park is expected
+     * to end, the larger of the workers' kernel timer slack K (the kernel ends a park up to K late) and
+     * `wakeLateNanos`, a high estimate of how late the leader's recent timed parks ended (on a busy 2-core machine
+     * most wake-ups ended 50-100 µs late and a few per cent later, which put the earliest timers of those batches
+     * past a 1 ms slack; docs/performance.md, "Timers: slack less the wake-up's own lateness"), but at least half the
+     * slack. When it wakes it fires every entry whose deadline has passed. So deadlines within d of the earliest one
+     * fire in the same wake-up, no timer fires before its deadline, the earliest of a batch usually fires within the
+     * slack of it, and wake-ups are at least d (at least half the slack) apart: with their lateness, about one per
+     * slack. A worker that is awake anyway waits for d too (it fires only once the earliest deadline plus d has
+     * passed), so under load the batches stay a slack wide instead of shrinking to what fell due during one handler.
      *
      * Spinning. The leader parks until `spin.micros` before its deadline and spins (Thread.onSpinWait, until the
      * deadline or until `awake` is set by an earlier arm or a takeover) for the rest, so a wait no longer than that is
@@ -235,12 +238,15 @@ public final class WheelTimerEngine implements TimerEngine {
 
     /** Nanoseconds to spin before a deadline; written by configure. */
     private volatile long spinNanos;
-    /**
-     * Nanoseconds a wake-up is put off after the earliest deadline to fire later deadlines with it: the configured
-     * slack, less the kernel's timer slack when the slack exceeds it (see {@link #firingDelayNanos}); written by
-     * configure, read under the lock.
-     */
+    /** The configured {@code slack.micros} in ns (see {@link #firingDelayLocked}); written by configure. */
     private volatile long slackNanos;
+    /**
+     * How late the workers' kernel timer slack may end a park (the kernel's default when the helper is unavailable);
+     * written by configure.
+     */
+    private volatile long kernelLateNanos;
+    /** How late the leader's timed parks have ended, a high estimate (see {@link #nextWakeLate}); guarded by the lock. */
+    private long wakeLateNanos;
     /**
      * How long queued work may wait behind running handlers before another worker is woken to take it (0: at once);
      * written by configure, read under the lock.
@@ -359,7 +365,8 @@ public final class WheelTimerEngine implements TimerEngine {
     private void start(Settings first) {
         settings = first;
         spinNanos = TimeUnit.MICROSECONDS.toNanos(first.spinMicros());
-        slackNanos = firingDelayNanos(first);
+        slackNanos = TimeUnit.MICROSECONDS.toNanos(first.slackMicros());
+        kernelLateNanos = kernelLateNanos(first);
         helpAfterNanos = TimeUnit.MICROSECONDS.toNanos(first.helpAfterMicros());
         kernelSlackNanos = TimeUnit.MICROSECONDS.toNanos(first.kernelSlackMicros());
         synchronized (lock) {
@@ -379,16 +386,35 @@ public final class WheelTimerEngine implements TimerEngine {
     }
 
     /**
-     * How long after the earliest deadline the engine fires: {@code slack.micros}, less the kernel's timer slack of
-     * the workers when it is larger, since a park until that time ends up to the kernel's slack later; so the
-     * earliest timer of a batch fires at most {@code slack.micros} (plus scheduling) after its deadline, never before
-     * it, and wake-ups are at least the difference apart. With the helper unavailable on Linux, the kernel's default
-     * of 50 µs is assumed; elsewhere none.
+     * How long after the earliest deadline the engine fires (0 without slack): {@code slack.micros} less how late a
+     * park until then is expected to end, the larger of the kernel's timer slack and the leader's measured wake-up
+     * lateness, but at least half the slack. So the earliest timer of a batch usually fires within
+     * {@code slack.micros} of its deadline, wake-ups stay at least half the slack apart, and none fires early. With
+     * the helper unavailable on Linux, the kernel's default of 50 µs is assumed; elsewhere none.
      */
-    private static long firingDelayNanos(Settings settings) {
-        long slack = TimeUnit.MICROSECONDS.toNanos(settings.slackMicros());
-        long kernel = KernelTimerSlack.effectiveNanos(TimeUnit.MICROSECONDS.toNanos(settings.kernelSlackMicros()));
-        return slack > kernel ? slack - kernel : slack;
+    private long firingDelayLocked() {
+        return firingDelay(slackNanos, kernelLateNanos, wakeLateNanos);
+    }
+
+    /** See {@link #firingDelayLocked}: the delay for a slack, the kernel's timer slack and the measured lateness. */
+    static long firingDelay(long slackNanos, long kernelLateNanos, long wakeLateNanos) {
+        return slackNanos == 0 ? 0 : Math.max(slackNanos >> 1, slackNanos - Math.max(kernelLateNanos, wakeLateNanos));
+    }
+
+    /**
+     * The next high estimate of how late the leader's parks end, after one that ended {@code lateNanos} late: a
+     * quarter of the way up towards a later one, a thirty-second of the way down towards an earlier one: it settles
+     * where the rises, weighted eight times the falls, balance them, near a high quantile of the recent wake-ups, and
+     * one very late wake-up moves it only a quarter of the way.
+     */
+    static long nextWakeLate(long estimateNanos, long lateNanos) {
+        return lateNanos > estimateNanos
+                ? estimateNanos + ((lateNanos - estimateNanos) >> 2)
+                : estimateNanos - ((estimateNanos - lateNanos) >> 5);
+    }
+
+    private static long kernelLateNanos(Settings settings) {
+        return KernelTimerSlack.effectiveNanos(TimeUnit.MICROSECONDS.toNanos(settings.kernelSlackMicros()));
     }
 
     private void startWorkerLocked() {
@@ -401,7 +427,8 @@ public final class WheelTimerEngine implements TimerEngine {
     /** Applies a new configuration in place: pool size, spin, slack, and (by re-placing every entry) the tick. */
     private void apply(Settings next) {
         spinNanos = TimeUnit.MICROSECONDS.toNanos(next.spinMicros());
-        slackNanos = firingDelayNanos(next);
+        slackNanos = TimeUnit.MICROSECONDS.toNanos(next.slackMicros());
+        kernelLateNanos = kernelLateNanos(next);
         helpAfterNanos = TimeUnit.MICROSECONDS.toNanos(next.helpAfterMicros());
         kernelSlackNanos = TimeUnit.MICROSECONDS.toNanos(next.kernelSlackMicros()); // each worker applies it itself
         List<Worker> wake = new ArrayList<>();
@@ -511,7 +538,7 @@ public final class WheelTimerEngine implements TimerEngine {
                 if (hasIdleLocked() && !fromOwnWorkerLocked()) {
                     wake = takeIdleLocked(); // every awake worker is in a task: an idle one waits for the deadline
                 }
-            } else if (!awake && (parkedForever || entry.deadlineNanos() + slackNanos - parkedUntil < 0)) {
+            } else if (!awake && (parkedForever || entry.deadlineNanos() + firingDelayLocked() - parkedUntil < 0)) {
                 awake = true;
                 wake = leader;
             }
@@ -679,6 +706,11 @@ public final class WheelTimerEngine implements TimerEngine {
         long waitNanos = 0;
         synchronized (lock) {
             long now = System.nanoTime();
+            long late = me.wokeLateNanos;
+            if (late >= 0) {
+                me.wokeLateNanos = -1;
+                wakeLateNanos = nextWakeLate(wakeLateNanos, late);
+            }
             if (me.inTask) {
                 me.inTask = false;
                 running--;
@@ -715,7 +747,7 @@ public final class WheelTimerEngine implements TimerEngine {
                     && (leader == null || leaderOverdue)
                     && !shutDown
                     && !wheel.isEmpty()
-                    && wheel.nextWakeNanos() + slackNanos - now <= 0) {
+                    && wheel.nextWakeNanos() + firingDelayLocked() - now <= 0) {
                 // No one leads, or the leader is parked until a time that has passed (see "Taking over"): this
                 // awake worker fires now instead of waiting for the leader's wake-up.
                 wheel.advance(now, me.due);
@@ -738,7 +770,7 @@ public final class WheelTimerEngine implements TimerEngine {
             } else if (leader == null) {
                 leader = me;
                 forever = wheel.isEmpty();
-                waitNanos = forever ? 0 : Math.max(1, wheel.nextWakeNanos() + slackNanos - now);
+                waitNanos = forever ? 0 : Math.max(1, wheel.nextWakeNanos() + firingDelayLocked() - now);
                 parkedForever = forever;
                 parkedUntil = now + waitNanos;
                 awake = false;
@@ -772,7 +804,11 @@ public final class WheelTimerEngine implements TimerEngine {
                 if (forever) {
                     LockSupport.park(this);
                 } else {
+                    long until = System.nanoTime() + waitNanos;
                     parked = waitFor(waitNanos);
+                    if (slackNanos > 0) { // how late the wake-up was, unless a signal ended the wait early
+                        me.wokeLateNanos = System.nanoTime() - until;
+                    }
                 }
                 Thread.interrupted(); // a stray interrupt would make every later park return at once
                 if (parked) {
@@ -991,6 +1027,11 @@ public final class WheelTimerEngine implements TimerEngine {
         long taskEndNanos;
         /** Whether it last parked as the leader; guarded by the engine's lock. */
         boolean parkedToLead;
+        /**
+         * How late its last timed park as the leader ended, or negative (none since, or a signal ended it early);
+         * written by this thread, folded into {@link #wakeLateNanos} by it under the lock.
+         */
+        long wokeLateNanos = -1;
         /** Whether it was woken to become the watchdog rather than to take tasks; guarded by the engine's lock. */
         boolean watchOnWake;
         /** The kernel timer slack this thread last asked for (-1: none yet); only this thread. */
