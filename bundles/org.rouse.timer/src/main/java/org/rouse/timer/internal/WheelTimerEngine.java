@@ -804,9 +804,10 @@ public final class WheelTimerEngine implements TimerEngine {
                 if (forever) {
                     LockSupport.park(this);
                 } else {
-                    long until = System.nanoTime() + waitNanos;
+                    boolean measure = slackNanos > 0; // only the slack uses how late the wake-up was
+                    long until = measure ? System.nanoTime() + waitNanos : 0;
                     parked = waitFor(waitNanos);
-                    if (slackNanos > 0) { // how late the wake-up was, unless a signal ended the wait early
+                    if (measure) { // negative when a signal ended the wait early: not counted
                         me.wokeLateNanos = System.nanoTime() - until;
                     }
                 }
@@ -837,24 +838,30 @@ public final class WheelTimerEngine implements TimerEngine {
         if (!hasIdleLocked()) {
             return null;
         }
-        long helpAfter = helpAfterNanos;
-        if (helpAfter == 0) { // hand everything over at once: one more worker per queued task, and one to lead
+        if (helpAfterNanos == 0) { // hand everything over at once: one more worker per queued task, and one to lead
             return !ready.isEmpty() || (leader == null && !wheel.isEmpty()) ? takeIdleLocked() : null;
         }
-        if (ready.isEmpty()) {
-            return null;
-        }
+        return !ready.isEmpty() && overrunLocked(me, now) ? takeIdleLocked() : null;
+    }
+
+    /**
+     * Whether the queued tasks would wait longer than {@code help.after.micros} behind the running ones (their count
+     * times {@code taskNanosEstimate}), or a worker other than {@code me} has been in one task longer than that.
+     */
+    private boolean overrunLocked(Worker me, long now) {
+        long helpAfter = helpAfterNanos;
         if ((long) ready.size() * taskNanosEstimate > helpAfter) {
-            return takeIdleLocked(); // the queue would wait longer than help.after.micros behind this worker
+            return true;
         }
-        if (running > 1) {
-            for (Worker other : workers) {
+        if (running > (me.inTask ? 1 : 0)) {
+            for (int i = 0, n = workers.size(); i < n; i++) {
+                Worker other = workers.get(i);
                 if (other != me && other.inTask && now - other.taskStartNanos > helpAfter) {
-                    return takeIdleLocked(); // another worker is held up by a long handler: share the queue
+                    return true;
                 }
             }
         }
-        return null;
+        return false;
     }
 
     /**
@@ -865,20 +872,7 @@ public final class WheelTimerEngine implements TimerEngine {
      */
     private boolean heldUpLocked(Worker me, long now) {
         int parked = idle.size() + (watchdog != null ? 1 : 0) + (leader != null && !awake ? 1 : 0);
-        if (liveWorkers - 1 - parked <= 0) {
-            return true;
-        }
-        long helpAfter = helpAfterNanos;
-        if ((long) ready.size() * taskNanosEstimate > helpAfter) {
-            return true;
-        }
-        for (int i = 0, n = workers.size(); i < n; i++) {
-            Worker other = workers.get(i);
-            if (other.inTask && now - other.taskStartNanos > helpAfter) {
-                return true;
-            }
-        }
-        return false;
+        return liveWorkers - 1 - parked <= 0 || overrunLocked(me, now);
     }
 
     /**
