@@ -42,9 +42,9 @@ public final class WheelTimerEngine implements TimerEngine {
      * fires in that interrupt).
      *
      * Layout. One lock (`lock`) guards the wheel, `ready` (tasks waiting for a worker), `idle` (parked followers, most
-     * recently parked first), `watchdog`, `leader`, `parkedUntil`, `parkedForever`, `running`, `taskNanosEstimate`,
-     * `shutDown`, the worker counts and each Worker's `inTask`/`taskStartNanos`. Each Worker has its own `due` list and
-     * `produced` list, touched only by itself.
+     * recently parked first), `watchdog`, `replacedReturning`, `leader`, `parkedUntil`, `parkedForever`, `running`,
+     * `taskNanosEstimate`, `shutDown`, the worker counts and each Worker's `inTask`/`taskStartNanos`. Each Worker has
+     * its own `due` list and `produced` list, touched only by itself.
      *
      * Algorithm. A worker loops: under the lock, (1) if no one leads and the wheel has entries due, it advances the
      * wheel (once the earliest deadline plus the slack has passed) and becomes the producer (`leader`, so no one else
@@ -89,7 +89,7 @@ public final class WheelTimerEngine implements TimerEngine {
      * never indefinitely, and the watchdog wakes at most once per interval while timers fire and never while they
      * only wait (with the leader parked for an hour, it parks for an hour and a millisecond). A producer whose batch
      * leaves other work waiting (another task, or timers still armed) while no watchdog is parked wakes a follower to
-     * become one; that happens only when the engine was idle before.
+     * become one; that happens only when the engine was idle before, not after a takeover (below).
      * `help.after.micros` = 0 restores handing over at once: the producer and every worker that takes a task while
      * others are ready wakes one more follower (a cascade, at most min(n, workers) - 1 unparks for n tasks), and one
      * more to lead while it runs a task and timers remain.
@@ -98,9 +98,12 @@ public final class WheelTimerEngine implements TimerEngine {
      * parked and the wheel already holds an entry due (earliest deadline plus slack passed) fires that batch itself
      * instead of leaving it to the leader: it becomes the producer (`leader` = itself, `awake` set), and the parked
      * thread, on waking, finds it no longer leads (`parkedToLead` set, `leader` another) and, unless work is held up,
-     * watches or idles (see "Helping"). This is what ScheduledThreadPoolExecutor
-     * does (any thread entering take() polls a due head, leader or not), and it takes the parked leader's wake-up off
-     * the path of a due timer: a timed park returns tens of microseconds late at best (Linux's default timer slack is
+     * watches or idles (see "Helping"). Its park has already run out, so it is on its way back: until it is
+     * (`replacedReturning` counts such threads), the producer wakes no follower to become the watchdog, which would
+     * cost a second wake-up for the role the returning thread takes anyway (at 711 timers with 1 ms of slack a takeover
+     * happened for about every fourth batch, and each woke a follower). This is what ScheduledThreadPoolExecutor does
+     * (any thread entering take() polls a due head, leader or not), and it takes the parked leader's wake-up off the
+     * path of a due timer: a timed park returns tens of microseconds late at best (Linux's default timer slack is
      * 50 µs) and, on a busy machine, only once the scheduler runs the thread again. The parked thread is never left
      * waiting into the future: a takeover requires the time the leader parked until (`parkedUntil`, never a park
      * without a timeout) to have passed, checked directly rather than inferred from the wheel, because a slack lowered
@@ -110,16 +113,19 @@ public final class WheelTimerEngine implements TimerEngine {
      * may still park after a takeover for what remains of that wait; it delays no timer, since the worker that took
      * over leads in its place.)
      *
-     * Slack. The leader parks until (earliest deadline + d), d being the slack less how late such a park is expected
-     * to end, the larger of the workers' kernel timer slack K (the kernel ends a park up to K late) and
-     * `wakeLateNanos`, a high estimate of how late the leader's recent timed parks ended (on a busy 2-core machine
-     * most wake-ups ended 50-100 µs late and a few per cent later, which put the earliest timers of those batches
-     * past a 1 ms slack; docs/performance.md, "Timers: slack less the wake-up's own lateness"), but at least half the
-     * slack. When it wakes it fires every entry whose deadline has passed. So deadlines within d of the earliest one
-     * fire in the same wake-up, no timer fires before its deadline, the earliest of a batch usually fires within the
-     * slack of it, and wake-ups are at least d (at least half the slack) apart: with their lateness, about one per
-     * slack. A worker that is awake anyway waits for d too (it fires only once the earliest deadline plus d has
-     * passed), so under load the batches stay a slack wide instead of shrinking to what fell due during one handler.
+     * Slack. The leader parks until (earliest deadline + d), d being the slack less how late such a park is expected to
+     * end, the larger of the workers' kernel timer slack K (the kernel ends a park up to K late) and `wakeLateNanos`, a
+     * high estimate of how late the leader's recent timed parks ended (on a busy 2-core machine most wake-ups ended
+     * 50-100 µs late and a few per cent later, which put the earliest timers of those batches past a 1 ms slack;
+     * docs/performance.md, "Timers: slack less the wake-up's own lateness"), but at least half the slack. A park is
+     * measured to what a handler sees: to the first task its thread takes after firing the batch (the batch's expiries
+     * and the lock come on top of the park's own lateness; measured to the park's return, p99 stayed 4-40 µs over a
+     * 1 ms slack), or to its next turn if it fires none. When it wakes it fires every entry whose deadline has passed.
+     * So deadlines within d of the earliest one fire in the same wake-up, no timer fires before its deadline, the
+     * earliest of a batch usually fires within the slack of it, and wake-ups are at least d (at least half the slack)
+     * apart: with their lateness, about one per slack. A worker that is awake anyway waits for d too (it fires only
+     * once the earliest deadline plus d has passed), so under load the batches stay a slack wide instead of shrinking
+     * to what fell due during one handler.
      *
      * Spinning. The leader parks until `spin.micros` before its deadline and spins (Thread.onSpinWait, until the
      * deadline or until `awake` is set by an earlier arm or a takeover) for the rest, so a wait no longer than that is
@@ -203,6 +209,11 @@ public final class WheelTimerEngine implements TimerEngine {
      * lock. It is never in {@link #idle}.
      */
     private Worker watchdog;
+    /**
+     * Leaders replaced by a takeover whose park has not yet returned to the loop; guarded by the lock. Each comes back
+     * able to watch, so a producer does not wake a follower to watch meanwhile (see "Taking over").
+     */
+    private int replacedReturning;
     /** Workers running a task now (between taking it and coming back to the loop); guarded by the lock. */
     private int running;
     /**
@@ -245,7 +256,10 @@ public final class WheelTimerEngine implements TimerEngine {
      * written by configure.
      */
     private volatile long kernelLateNanos;
-    /** How late the leader's timed parks have ended, a high estimate (see {@link #nextWakeLate}); guarded by the lock. */
+    /**
+     * How late the leader's timed parks have ended, to the first task taken after them, a high estimate (see
+     * {@link #nextWakeLate} and sampleLatenessLocked); guarded by the lock.
+     */
     private long wakeLateNanos;
     /**
      * How long queued work may wait behind running handlers before another worker is woken to take it (0: at once);
@@ -706,11 +720,6 @@ public final class WheelTimerEngine implements TimerEngine {
         long waitNanos = 0;
         synchronized (lock) {
             long now = System.nanoTime();
-            long late = me.wokeLateNanos;
-            if (late >= 0) {
-                me.wokeLateNanos = -1;
-                wakeLateNanos = nextWakeLate(wakeLateNanos, late);
-            }
             if (me.inTask) {
                 me.inTask = false;
                 running--;
@@ -720,6 +729,9 @@ public final class WheelTimerEngine implements TimerEngine {
             }
             boolean replaced = me.parkedToLead && leader != me; // a takeover fired its batch (see "Taking over")
             me.parkedToLead = false;
+            if (replaced) {
+                replacedReturning--;
+            }
             if (leader == me) {
                 leader = null;
                 awake = true;
@@ -753,6 +765,7 @@ public final class WheelTimerEngine implements TimerEngine {
                 wheel.advance(now, me.due);
                 if (leader != null && !me.due.isEmpty()) {
                     awake = true;
+                    replacedReturning++;
                     takeovers.increment();
                 }
             }
@@ -778,6 +791,9 @@ public final class WheelTimerEngine implements TimerEngine {
                 step = LEAD;
             } else {
                 step = FOLLOW;
+            }
+            if (me.lateness != Lateness.NONE) {
+                sampleLatenessLocked(me, step, now);
             }
             if (step == FOLLOW) {
                 if (watchdog == null && helpAfterNanos > 0 && (waitNanos = watchWaitLocked(now)) > 0) {
@@ -807,8 +823,9 @@ public final class WheelTimerEngine implements TimerEngine {
                     boolean measure = slackNanos > 0; // only the slack uses how late the wake-up was
                     long until = measure ? System.nanoTime() + waitNanos : 0;
                     parked = waitFor(waitNanos);
-                    if (measure) { // negative when a signal ended the wait early: not counted
-                        me.wokeLateNanos = System.nanoTime() - until;
+                    if (measure) {
+                        me.leadUntilNanos = until;
+                        me.lateness = Lateness.BACK_FROM_PARK;
                     }
                 }
                 Thread.interrupted(); // a stray interrupt would make every later park return at once
@@ -828,6 +845,25 @@ public final class WheelTimerEngine implements TimerEngine {
             }
         }
         return true;
+    }
+
+    /**
+     * Folds how late {@code me}'s last timed park as the leader ended into {@link #wakeLateNanos}, measured to what a
+     * handler sees: to the first task {@code me} takes after firing the batch it woke for, or, if it fires none, to
+     * this turn; a sample that is negative (a signal ended the wait early) is not counted (see "Slack").
+     */
+    private void sampleLatenessLocked(Worker me, int step, long now) {
+        if (me.lateness == Lateness.BACK_FROM_PARK && step == PRODUCE) {
+            me.lateness = Lateness.FIRED; // its first task is taken on its next turn, after the batch's expiries
+            return;
+        }
+        if (me.lateness == Lateness.BACK_FROM_PARK || step == RUN) {
+            long late = now - me.leadUntilNanos;
+            if (late >= 0) {
+                wakeLateNanos = nextWakeLate(wakeLateNanos, late);
+            }
+        }
+        me.lateness = Lateness.NONE;
     }
 
     /**
@@ -923,10 +959,11 @@ public final class WheelTimerEngine implements TimerEngine {
                 wake = takeIdleLocked();
             } else if (helpAfterNanos > 0
                     && watchdog == null
+                    && replacedReturning == 0
                     && !idle.isEmpty()
                     && (readyCount > 1 || (readyCount == 1 && !wheel.isEmpty()))) {
-                // other work waits besides the first handler and no watchdog is parked (the engine was idle): a
-                // follower becomes it, so a handler that blocks cannot hold that work up
+                // other work waits besides the first handler and no watchdog is parked or on its way back (the engine
+                // was idle): a follower becomes it, so a handler that blocks cannot hold that work up
                 wake = takeIdleLocked();
                 wake.watchOnWake = true;
             }
@@ -977,6 +1014,13 @@ public final class WheelTimerEngine implements TimerEngine {
         return parked;
     }
 
+    /** The high estimate of how late a handler starts after the leader's timed park ends (see "Slack"). */
+    long wakeLateNanos() {
+        synchronized (lock) {
+            return wakeLateNanos;
+        }
+    }
+
     /** Whether the leader has decided to park (and has not been signalled since). */
     boolean dispatcherParked() {
         return !awake;
@@ -1003,6 +1047,13 @@ public final class WheelTimerEngine implements TimerEngine {
         return "WheelTimerEngine[" + settings + "]";
     }
 
+    /** Where a worker is in measuring how late its timed park as the leader ended (see sampleLatenessLocked). */
+    private enum Lateness {
+        NONE,
+        BACK_FROM_PARK,
+        FIRED
+    }
+
     /** One of the engine's threads; {@link #due}, {@link #produced} and {@link #producing} are its own. */
     private final class Worker extends Thread {
         /** Entries of the batch being fired; only this thread. */
@@ -1021,11 +1072,10 @@ public final class WheelTimerEngine implements TimerEngine {
         long taskEndNanos;
         /** Whether it last parked as the leader; guarded by the engine's lock. */
         boolean parkedToLead;
-        /**
-         * How late its last timed park as the leader ended, or negative (none since, or a signal ended it early);
-         * written by this thread, folded into {@link #wakeLateNanos} by it under the lock.
-         */
-        long wokeLateNanos = -1;
+        /** Where its last timed park as the leader was to end; only this thread. */
+        long leadUntilNanos;
+        /** Whether that park's lateness is still to be sampled, and at which step; only this thread. */
+        Lateness lateness = Lateness.NONE;
         /** Whether it was woken to become the watchdog rather than to take tasks; guarded by the engine's lock. */
         boolean watchOnWake;
         /** The kernel timer slack this thread last asked for (-1: none yet); only this thread. */

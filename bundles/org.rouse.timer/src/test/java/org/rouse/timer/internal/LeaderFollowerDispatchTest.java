@@ -28,8 +28,9 @@ import org.rouse.timer.TimerOwner;
  * The wheel engine's leader/follower dispatch, on real threads: through the real front, an owner's handlers never
  * overlap and run in due order while 8 threads schedule and cancel; due timers fire as one batch with fewer unparks
  * than tasks; a timer falls due on time while another owner's handler holds a worker (another worker took over the
- * waiting); a periodic timer costs at most one hand-off per firing; and the timer slack groups deadlines into one
- * wake-up without firing any early.
+ * waiting); a periodic timer costs at most one hand-off per firing; a leader replaced by a takeover becomes the
+ * watchdog without a follower woken for it; and the timer slack groups deadlines into one wake-up without firing any
+ * early.
  */
 @Timeout(60)
 class LeaderFollowerDispatchTest {
@@ -247,6 +248,30 @@ class LeaderFollowerDispatchTest {
     }
 
     @Test
+    void aLeaderReplacedByATakeoverBecomesTheWatchdogWithoutAHandOff() throws Exception {
+        WheelTimerEngine engine = engine(4, 1000);
+        BundleTimerView view = front(engine);
+        // The OpenSim grid with 1 ms of slack: 711 timers of 50 ms spread over the period, so a batch falls due about
+        // every millisecond and a worker back from a handler often finds the leader parked past its time. Each such
+        // takeover leaves the engine without a watchdog until the replaced leader's park returns; that thread then
+        // watches, so the producer must not wake a follower for the role as well.
+        int timers = 711;
+        for (int i = 0; i < timers; i++) {
+            view.owner("script-" + i)
+                    .scheduleAtFixedRate(Duration.ofNanos(50_000_000L * i / timers), Duration.ofMillis(50), e -> {});
+        }
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> engine.takeovers() > 20); // warmed up
+        long takeoversBefore = engine.takeovers();
+        long handoffsBefore = engine.handoffs();
+        Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> engine.takeovers() - takeoversBefore >= 200);
+        long takeovers = engine.takeovers() - takeoversBefore;
+        long handoffs = engine.handoffs() - handoffsBefore;
+        // One hand-off per takeover without the rule; what remains comes from handlers that overran the help
+        // threshold (a preempted worker), a few per second on a busy machine.
+        assertTrue(handoffs * 4 < takeovers, handoffs + " hand-offs for " + takeovers + " takeovers");
+    }
+
+    @Test
     void aDeadlineIsMetWhileAnotherOwnersHandlerHoldsAWorker() throws Exception {
         BundleTimerView view = front(engine(2, 0));
         CountDownLatch blockerRunning = new CountDownLatch(1);
@@ -363,6 +388,34 @@ class LeaderFollowerDispatchTest {
             estimate = WheelTimerEngine.nextWakeLate(estimate, 75 * micro);
         }
         assertTrue(estimate < settled, "still " + estimate + " ns after 200 usual wake-ups");
+    }
+
+    @Test
+    void theLatenessTheSlackAllowsForIsMeasuredToTheFirstHandlerOfTheBatch() throws Exception {
+        WheelTimerEngine engine = engine(1, 1000);
+        // Each batch takes 2 ms to fire before its handler can start, as a large batch on a slow machine would; a
+        // park's own return is a few hundred µs late at most even on a busy machine, so only an estimate measured
+        // to the handler comes near 2 ms.
+        int batches = 20;
+        long spinNanos = TimeUnit.MILLISECONDS.toNanos(2);
+        CountDownLatch ran = new CountDownLatch(batches);
+        long first = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(20);
+        for (int i = 0; i < batches; i++) {
+            engine.arm(new FixedEntry(first + i * TimeUnit.MILLISECONDS.toNanos(5)) {
+                @Override
+                public void expire() {
+                    long until = System.nanoTime() + spinNanos;
+                    while (System.nanoTime() - until < 0) {
+                        Thread.onSpinWait();
+                    }
+                    engine.execute(ran::countDown);
+                }
+            });
+        }
+        assertTrue(ran.await(30, TimeUnit.SECONDS));
+        // 20 samples of over 2 ms, each moving the estimate a quarter of the way up: above 1.9 ms
+        long estimate = engine.wakeLateNanos();
+        assertTrue(estimate > TimeUnit.MILLISECONDS.toNanos(1), "estimated " + estimate + " ns");
     }
 
     @Test
