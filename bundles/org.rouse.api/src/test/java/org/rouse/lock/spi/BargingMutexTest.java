@@ -94,14 +94,16 @@ class BargingMutexTest {
     }
 
     @Test
-    void theSubclassBitsDoNotStopABargerAndSendTheReleaseToTheSubclass() {
+    void theSubclassBitsDoNotStopABargerAndAQueuedReleaseGoesToTheSubclass() {
         Recording mutex = new Recording();
+        mutex.queued(true); // the bargain: `queued` before any other bit
         mutex.markWaiters();
         assertFalse(mutex.isLocked(), "a subclass bit alone is not held");
         assertTrue(mutex.tryLock(), "LOCKED clear: a barger takes it whatever the other bits");
         assertEquals(BargingMutex.LOCKED | Recording.WAITERS, mutex.state(), "the other bits are kept");
         mutex.unlock();
-        assertEquals(1, mutex.unlockContended, "a word with other bits goes to the subclass");
+        assertEquals(1, mutex.unlockContended, "threads may be queued: the release goes to the subclass");
+        assertEquals(0, mutex.releasedWhileQueued, "no store release, so nothing to repair");
         assertEquals(Recording.WAITERS, mutex.state());
         mutex.lock();
         assertEquals(0, mutex.lockContended, "the fast CAS keeps the other bits and needs no slow path");
@@ -109,21 +111,22 @@ class BargingMutexTest {
     }
 
     @Test
-    void aReleaseByAStoreCallsTheSubclassOnlyWhileItSaysThreadsQueue() {
+    void aReleaseByAStoreIsChosenByQueuedAloneAndClearsStaleBits() {
         Recording mutex = new Recording();
         mutex.lock();
         mutex.unlock();
-        assertEquals(0, mutex.releasedWhileQueued, "nobody queued: the store is the whole release");
+        assertEquals(
+                0, mutex.unlockContended + mutex.releasedWhileQueued, "nobody queued: the store is the whole release");
+        mutex.lock();
+        mutex.markWaiters(); // a bit left over with nobody queued (the subclass has cleared `queued`)
+        mutex.unlock();
+        assertEquals(0, mutex.unlockContended, "`queued` clear: released by the store, whatever the word holds");
+        assertEquals(0, mutex.state(), "the store frees the word, stale bits included");
         mutex.queued(true);
         mutex.lock();
         mutex.unlock();
-        assertEquals(1, mutex.releasedWhileQueued, "a waiter's bit may have been overwritten: the subclass repairs");
-        assertEquals(0, mutex.unlockContended, "the word read LOCKED alone: released by the store, not the slow path");
+        assertEquals(1, mutex.unlockContended, "`queued` set, even over LOCKED alone: the subclass releases");
         assertFalse(mutex.isLocked());
-        mutex.queued(false);
-        mutex.lock();
-        mutex.unlock();
-        assertEquals(1, mutex.releasedWhileQueued);
     }
 
     @Test

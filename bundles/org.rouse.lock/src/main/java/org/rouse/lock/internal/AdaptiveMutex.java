@@ -60,8 +60,9 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
      * shared with AdaptiveReadWrite's readers): GRANTED means the lock was handed over (we own it), WOKEN means an
      * unlock removed us from the queue: clear `woken` and go to (1).
      *
-     * Release. Fast path (BargingMutex): when the word reads LOCKED alone (PARKED clear), store 0, then read `queued`;
-     * if it is set, a waiter may have CASed PARKED in between the read and the store and lost it, so
+     * Release. Fast path (BargingMutex): when `queued` reads clear (so PARKED is clear, or stale over an empty queue),
+     * store 0, then read `queued` again; if it is set now, a waiter may have CASed PARKED in between the read and the
+     * store and lost it, so
      * releasedWhileQueued, under the monitor, sets PARKED again if the queue is not empty and wakes the head if the
      * lock is still free and nobody woken is in flight (BargingMutex's notes give the Dekker argument). `queued` is
      * set under the monitor before PARKED and cleared wherever the queue becomes empty. Slow path: if a woken thread
@@ -77,8 +78,8 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
      * Invariants. (I1) Under the monitor, PARKED is set iff the queue is not empty, except between a fast release
      * that overwrote it and that releaser's releasedWhileQueued: it is set by the queueing thread (after `queued`)
      * and rewritten from the queue's size by unlockers, cancelling threads and releasedWhileQueued, all under the
-     * monitor; bargers never change PARKED (they CAS LOCKED only), and the fast release stores 0 only over a word
-     * it read as LOCKED alone. `queued` is set whenever the queue is not empty (under the monitor).
+     * monitor; bargers never change PARKED (they CAS LOCKED only), and the fast release stores 0 only after reading
+     * `queued` clear, which is set before PARKED and cleared only with the queue empty. `queued` is set whenever the queue is not empty (under the monitor).
      * (I2) While a thread holds LOCKED, only it stores the word (other writers CAS only when LOCKED is clear, or set
      * PARKED by CAS under the monitor, which the slow unlocker holds while it stores), so the slow unlocker may use
      * plain volatile stores; the fast release's store may overwrite such a CAS, which `queued` reveals (I1).
@@ -413,7 +414,7 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
             AdaptiveWaiter head = queue.peekFirst();
             if (head == null) {
                 setQueued(false);
-                setState(0); // PARKED without a queue cannot happen (I1); free the lock all the same
+                setState(0); // `queued` stale over an empty queue: nobody to wake, so free the lock
                 return;
             }
             if (fairness.dueAt(System.nanoTime())) { // re-arms itself
