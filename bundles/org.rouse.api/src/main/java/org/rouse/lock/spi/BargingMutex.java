@@ -79,8 +79,9 @@ public abstract class BargingMutex implements LockPrimitive {
      * Which release. The fast release is chosen by reading `queued`, not the word: every bit besides LOCKED is set
      * only while `queued` is (the subclass's bargain), so `queued` clear means the word is LOCKED alone or holds stale
      * bits nobody needs. Reading the word itself, which the acquisition's CAS has just written, before storing it
-     * cost 0.45 ns of a 4.8 ns raw lock + unlock; reading `queued` costs nothing measurable (JMH LockPrimitiveCosts,
-     * 2-core EPYC: 4.39 ns, ReentrantLock 4.42 ns in the same run; docs/performance.md).
+     * cost about 0.4 ns of a 4.8 ns raw lock + unlock; with `queued` read instead the primitive costs what
+     * ReentrantLock does (JMH LockPrimitiveCosts, 2-core EPYC: 4.40 ns against 4.59 ns in the same run;
+     * docs/performance.md).
      *
      * `queued`: volatile; written only by the subclass (under whatever guards its queue of waiters), read by every
      * release before it chooses its path and by every fast release again after its store.

@@ -62,9 +62,9 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
      *
      * Release. Fast path (BargingMutex): when `queued` reads clear (so PARKED is clear, or stale over an empty queue),
      * store 0, then read `queued` again; if it is set now, a waiter may have CASed PARKED in between the read and the
-     * store and lost it, so
-     * releasedWhileQueued, under the monitor, sets PARKED again if the queue is not empty and wakes the head if the
-     * lock is still free and nobody woken is in flight (BargingMutex's notes give the Dekker argument). `queued` is
+     * store and lost it, so releasedWhileQueued, under the monitor, sets PARKED again if the queue is not empty and
+     * wakes the head if the lock is still free and nobody woken is in flight (BargingMutex's notes give the Dekker
+     * argument). `queued` is
      * set under the monitor before PARKED and cleared wherever the queue becomes empty. Slow path: if a woken thread
      * is in flight, the release clears LOCKED by one atomic add (it holds the bit, so only that bit changes) without
      * the monitor or the clock and is done unless `woken` was cleared meanwhile
@@ -79,7 +79,8 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
      * that overwrote it and that releaser's releasedWhileQueued: it is set by the queueing thread (after `queued`)
      * and rewritten from the queue's size by unlockers, cancelling threads and releasedWhileQueued, all under the
      * monitor; bargers never change PARKED (they CAS LOCKED only), and the fast release stores 0 only after reading
-     * `queued` clear, which is set before PARKED and cleared only with the queue empty. `queued` is set whenever the queue is not empty (under the monitor).
+     * `queued` clear, which is set before PARKED and cleared only with the queue empty. `queued` is set whenever the
+     * queue is not empty (under the monitor).
      * (I2) While a thread holds LOCKED, only it stores the word (other writers CAS only when LOCKED is clear, or set
      * PARKED by CAS under the monitor, which the slow unlocker holds while it stores), so the slow unlocker may use
      * plain volatile stores; the fast release's store may overwrite such a CAS, which `queued` reveals (I1).
