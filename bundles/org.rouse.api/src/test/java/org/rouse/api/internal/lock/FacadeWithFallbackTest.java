@@ -20,6 +20,7 @@ import java.util.concurrent.locks.LockSupport;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.rouse.lock.spi.BargingMutex;
 import org.rouse.lock.spi.LockPrimitive;
 
 /** The facade and its swap protocol over the built-in fallback primitive (no engine). */
@@ -71,7 +72,77 @@ class FacadeWithFallbackTest {
         }
     }
 
+    /** A barging mutex, which the facade calls through its dispatch hint, that yields while it waits; never queues. */
+    private static final class NamedBarging extends BargingMutex {
+        private final String strategy;
+
+        NamedBarging(String strategy) {
+            this.strategy = strategy;
+        }
+
+        @Override
+        public String strategy() {
+            return strategy;
+        }
+
+        @Override
+        protected void lockContended() {
+            while (!tryLock()) {
+                Thread.yield();
+            }
+        }
+
+        @Override
+        protected void lockInterruptiblyContended() throws InterruptedException {
+            while (!tryLock()) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                Thread.yield();
+            }
+        }
+
+        @Override
+        public boolean tryLockNanos(long nanos) throws InterruptedException {
+            long deadline = System.nanoTime() + nanos;
+            while (!tryLock()) {
+                if (Thread.interrupted()) {
+                    throw new InterruptedException();
+                }
+                if (System.nanoTime() - deadline >= 0) {
+                    return false;
+                }
+                Thread.yield();
+            }
+            return true;
+        }
+
+        @Override
+        protected void unlockContended() {
+            throw new AssertionError("never queued");
+        }
+
+        @Override
+        protected void releasedWhileQueued() {
+            throw new AssertionError("never queued");
+        }
+    }
+
     private final LockFacade lock = new LockFacade("test", "test", new Named("a"));
+
+    /** Whether another thread can take and release the lock now. */
+    private static boolean lockAndUnlockElsewhere(LockFacade lock) throws Exception {
+        FutureTask<Boolean> task = new FutureTask<>(() -> {
+            if (!lock.tryLock()) {
+                return false;
+            }
+            lock.unlock();
+            return true;
+        });
+        Thread t = new Thread(task, "test-other");
+        t.start();
+        return task.get(20, TimeUnit.SECONDS);
+    }
 
     private static boolean tryLockElsewhere(LockFacade lock) throws Exception {
         FutureTask<Boolean> task = new FutureTask<>(lock::tryLock);
@@ -122,6 +193,42 @@ class FacadeWithFallbackTest {
         assertEquals("c", lock.strategy());
         assertFalse(lock.swapPending());
         assertEquals(1, lock.statistics().swaps());
+    }
+
+    /**
+     * The facade calls a BargingMutex through a hint written beside {@code current}: every swap to and from one, free
+     * or held, must leave the hold on the new primitive and release the one actually held.
+     */
+    @Test
+    void swapsToAndFromABargingMutexHoldAndReleaseThePrimitiveInForce() throws Exception {
+        LockPrimitive[] sequence = {
+            new NamedBarging("b1"), new Named("q1"), new NamedBarging("b2"), new NamedBarging("b3"), new Named("q2")
+        };
+        List<LockPrimitive> seen = new ArrayList<>();
+        for (int i = 0; i < sequence.length; i++) {
+            LockPrimitive next = sequence[i];
+            String strategy = next.strategy();
+            boolean held = i % 2 == 0;
+            if (held) {
+                lock.lock();
+            }
+            lock.swapTo(next, strategy);
+            if (held) {
+                assertTrue(lock.swapPending());
+                lock.unlock();
+            }
+            assertEquals(strategy, lock.strategy());
+            seen.add(next);
+            lock.lock();
+            assertTrue(next.isLocked(), strategy + ": the hold is not on the primitive in force");
+            lock.unlock();
+            for (LockPrimitive p : seen) {
+                assertFalse(p.isLocked(), p.strategy() + " left locked after swapping to " + strategy);
+            }
+            assertTrue(
+                    lockAndUnlockElsewhere(lock), "another thread cannot take the lock after the swap to " + strategy);
+        }
+        assertEquals(sequence.length, lock.statistics().swaps());
     }
 
     @Test
@@ -258,7 +365,8 @@ class FacadeWithFallbackTest {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
         int k = 0;
         while (System.nanoTime() < end) {
-            lock.swapTo(new Named("s" + ++k), "s" + k);
+            k++;
+            lock.swapTo(k % 2 == 0 ? new Named("s" + k) : new NamedBarging("s" + k), "s" + k); // both dispatches
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(2)); // pacing the swaps, not waiting for a result
         }
         stop.set(true);
