@@ -1,8 +1,8 @@
 package org.rouse.benchmarks.timer;
 
 /**
- * {@code timer-spin}: 10,000 periodic timers at 50 ms on Rouse with {@code spin.micros} at 0 (never spin), 5, 10 (the
- * default) and 20 µs, beside {@code ScheduledThreadPoolExecutor}: whether a worker that waits only a few
+ * {@code timer-spin}: 10,000 periodic timers at 50 ms on Rouse with {@code spin.micros} at 0 (never spin), 5 (the
+ * default), 10 and 20 µs, beside {@code ScheduledThreadPoolExecutor}: whether a worker that waits only a few
  * microseconds for the next deadline should spin through the wait instead of parking, in lateness and in CPU.
  *
  * <pre>{@code
@@ -25,7 +25,7 @@ public final class TimerSpin extends EngineSettingSweep {
         return "10,000 fixed-rate timers every 50 ms, phases spread over the period: lateness of each event (handler"
                 + " start minus due time), CPU and CPU per event, for Rouse with exact deadlines (4 workers, the"
                 + " default kernel slack) and spin.micros (a wait for the next deadline up to this long is spun"
-                + " through instead of parked) at 0, 5, 10 (the default) and 20, against ScheduledThreadPoolExecutor"
+                + " through instead of parked) at 0, 5 (the default), 10 and 20, against ScheduledThreadPoolExecutor"
                 + " (4 threads).";
     }
 

@@ -132,11 +132,13 @@ public final class WheelTimerEngine implements TimerEngine {
      * spun through with no park at all. A park is a poor way to wait a few microseconds: it costs a futex call, a
      * timer interrupt and two context switches (microseconds of CPU), and it ends up to the kernel's timer slack late
      * plus the scheduling of the wake-up. With many timers such short waits are the common case (at 10,000 timers of
-     * 50 ms a deadline falls due every 5 µs on average), so the default of 10 µs took the median lateness from ~1.2x to
-     * ~0.3x ScheduledThreadPoolExecutor's for about a ninth of a core more CPU, 0.76x STPE's instead of ~0.65x
-     * (docs/performance.md, "Timers: spinning through short waits"). A longer wait still parks, and the park's own
-     * overshoot then usually passes the deadline before any spin begins; an idle engine waits for far deadlines or
-     * none, so it never spins.
+     * 50 ms a deadline falls due every 5 µs on average). A spin of 10 µs took the median lateness there from ~1.2x to
+     * ~0.3x ScheduledThreadPoolExecutor's for about a ninth of a core more CPU (docs/performance.md, "Timers: spinning
+     * through short waits"); but the leader then hardly parks, and on quiet machines, where STPE needs 60-65 % of a
+     * core rather than 88 %, that spin alone put the engine over STPE's CPU. The default is 5 µs: the median 0.6-0.8x
+     * STPE's, the CPU 0.8-0.86x (docs/performance.md, "Timers: `spin.micros` 5 by default"). A longer wait still
+     * parks, and the park's own overshoot then usually passes the deadline before any spin begins; an idle engine
+     * waits for far deadlines or none, so it never spins.
      *
      * Invariants.
      * 1. At most one thread produces or leads at a time (`leader`), so entries expire in deadline order, one batch
@@ -177,9 +179,9 @@ public final class WheelTimerEngine implements TimerEngine {
     /**
      * A wait for the next deadline up to this long is spun through instead of parked: a park that short ends late by
      * the kernel's timer slack plus the scheduling of the wake-up, and costs microseconds of CPU itself; see
-     * "Spinning" in the notes.
+     * "Spinning" in the notes for why 5 and not 10, its value until 2026-12-05.
      */
-    public static final long DEFAULT_SPIN_MICROS = 10;
+    public static final long DEFAULT_SPIN_MICROS = 5;
 
     public static final long DEFAULT_HELP_AFTER_MICROS = 1000;
     public static final long DEFAULT_KERNEL_SLACK_MICROS = 20;
