@@ -25,6 +25,8 @@ public class ConfigurationIT extends RouseTestSupport {
 
     private static final String TIMER_PID = "org.rouse.timer";
     private static final String TIMER_FRONT = "org.rouse.api.internal.timer.TimerFront";
+    /** {@code minimum.interval.ms}'s documented default. */
+    private static final Duration DEFAULT_MINIMUM_INTERVAL = Duration.ofMillis(1);
 
     @Inject
     ConfigurationAdmin configAdmin;
@@ -32,11 +34,19 @@ public class ConfigurationIT extends RouseTestSupport {
     @Inject
     TimerService timers;
 
+    /**
+     * Deletes the test's configuration and waits until the component runs without it: ConfigAdmin and SCR deliver
+     * the deletion asynchronously, and a deletion that reached the component after the next test's update undid that
+     * update (seen once in CI: 25 ms never took effect).
+     */
     @After
     public void deleteConfiguration() throws Exception {
         Configuration configuration = configAdmin.getConfiguration(TIMER_PID, "?");
         if (configuration.getProperties() != null) {
             configuration.delete();
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> !frontInstance().properties.containsKey("service.pid")
+                            && timers.minimumInterval().equals(DEFAULT_MINIMUM_INTERVAL));
         }
     }
 

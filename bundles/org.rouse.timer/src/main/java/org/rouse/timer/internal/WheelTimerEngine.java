@@ -136,7 +136,7 @@ public final class WheelTimerEngine implements TimerEngine {
      * ~0.3x ScheduledThreadPoolExecutor's for about a ninth of a core more CPU (docs/performance.md, "Timers: spinning
      * through short waits"); but the leader then hardly parks, and on quiet machines, where STPE needs 60-65 % of a
      * core rather than 88 %, that spin alone put the engine over STPE's CPU. The default is 5 µs: the median 0.6-0.8x
-     * STPE's, the CPU 0.8-0.86x (docs/performance.md, "Timers: `spin.micros` 5 by default"). A longer wait still
+     * STPE's, the CPU 0.79-0.94x (docs/performance.md, "Timers: `spin.micros` 5 by default"). A longer wait still
      * parks, and the park's own overshoot then usually passes the deadline before any spin begins; an idle engine
      * waits for far deadlines or none, so it never spins.
      *
@@ -150,7 +150,8 @@ public final class WheelTimerEngine implements TimerEngine {
      *    about twice `help.after.micros` while a worker is idle (with 0: not at all, an idle one was woken to lead).
      * 3. The parked leader is unparked only by an arm whose deadline (plus slack) is earlier than the time it parked
      *    until, or by a task while no follower is idle, and only while it is parked (`awake` false): at most one unpark
-     *    per park. No wake-up is lost: LockSupport's permit covers an unpark that lands between the unlock and the park.
+     *    per park. No wake-up is lost: LockSupport's permit covers an unpark that lands between the unlock and the
+     *    park.
      * 4. A follower is in `idle` exactly while its `inIdle` flag is set; whoever takes it out (the unparker) clears it,
      *    and a follower that returns from park without being taken (a spurious wake-up) removes itself. The watchdog
      *    is never in `idle`; it is `watchdog` from when it decides to park until it or an unparker takes it out.

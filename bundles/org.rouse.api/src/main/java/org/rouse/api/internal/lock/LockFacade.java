@@ -59,7 +59,8 @@ public final class LockFacade implements SwappableLock {
      * it for null and call it. Whichever class was tested second paid 0.2-0.4 ns per call (JMH probe, EPYC host), and
      * `adaptive`, the default, was second; now `jdk` pays a null test instead. The hint only picks the call: admission
      * still re-reads `current`, so a thread that read a hint whose swap has not yet stored `current` fails the
-     * re-check, releases, and asks `current`. The hint is written just before `current` by the same writer, so by
+     * re-check (unless `current` was stored meanwhile: then it holds the new primitive rightly), releases, and asks
+     * `current`. The hint is written just before `current` by the same writer, so by
      * invariant 1 one swap's pair of writes never interleaves with another's, and the holder of p finds
      * `currentBarging == p` when p is a BargingMutex and null otherwise: its final unlock takes p from the hint.
      * Measured (LockStrategyCosts -p mixed=true, 3 forks, Intel host): `adaptive` with four classes 12.06 +- 1.28 ns
@@ -95,8 +96,8 @@ public final class LockFacade implements SwappableLock {
      *    critical section (owner cleared), and meanwhile the old primitive only turns away stale acquirers.
      * 3. Visibility. The holder's writes happen-before its volatile write of `current` (or its release of the
      *    primitive); the next holder read that `current` (or acquired that primitive). So fields written only by
-     *    holders (owner, reentries, counters, condition queues) need no further ordering: they are guarded by the facade
-     *    lock itself.
+     *    holders (owner, reentries, counters, condition queues) need no further ordering: they are guarded by the
+     *    facade lock itself.
      * 4. Liveness of a swap. A swap request must not be stranded when the swapper's tryLock fails. The holder releases
      *    the primitive (a volatile store in every primitive of Rouse) and then re-reads `pending`; the swapper writes
      *    `pending` and then reads the primitive's state in tryLock. By the sequential consistency of volatile accesses
@@ -104,6 +105,10 @@ public final class LockFacade implements SwappableLock {
      *    helps. The same re-check runs after a timed or interrupted acquisition gives up, for primitives (like a fair
      *    ReentrantLock) whose tryLock fails while a queued waiter is about to leave. Waiters queued on an old primitive
      *    drain: every owner of an old primitive releases it promptly, waking the next, who retries on `current`.
+     *    With the dispatch hint a thread that does not hold the facade may briefly own the primitive that has just
+     *    become `current` (its re-check came before `current` was stored), so a swapper's tryLock can fail without a
+     *    holder to help; that thread releases it and goes straight on to tryLock(current), so it ends as a holder
+     *    (whose final unlock helps) or finds the primitive owned by another thread, which is one or will do the same.
      *
      * Costs. Nothing that is not mutual exclusion runs inside the hold on the common path: an outermost
      * acquisition, contended or not, writes `owner` and the plain `acquisitions` counter, both in the facade's own

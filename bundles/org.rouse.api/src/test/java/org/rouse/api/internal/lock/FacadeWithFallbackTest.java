@@ -202,7 +202,13 @@ class FacadeWithFallbackTest {
     @Test
     void swapsToAndFromABargingMutexHoldAndReleaseThePrimitiveInForce() throws Exception {
         LockPrimitive[] sequence = {
-            new NamedBarging("b1"), new Named("q1"), new NamedBarging("b2"), new NamedBarging("b3"), new Named("q2")
+            new NamedBarging("b1"), // held: from another primitive to a barging one
+            new Named("q1"), // free: from a barging one to another
+            new NamedBarging("b2"), // held: as b1
+            new NamedBarging("b3"), // free: barging to barging
+            new Named("q2"), // held: barging to another
+            new NamedBarging("b4"), // free: another to barging
+            new NamedBarging("b5") // held: barging to barging
         };
         List<LockPrimitive> seen = new ArrayList<>();
         for (int i = 0; i < sequence.length; i++) {
