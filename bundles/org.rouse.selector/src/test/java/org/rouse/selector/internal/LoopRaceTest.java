@@ -81,10 +81,14 @@ class LoopRaceTest {
         long cycles = engine.selectCycles() - cyclesBefore;
         long written = engine.wakeupsWritten() - writtenBefore;
         assertTrue(written <= cycles + 1, "at most one wakeup written per select: " + written + " > " + cycles);
-        assertTrue(
-                engine.wakeupsRequested() + engine.counters().get("watch.hits") >= (long) clients * calls,
-                "every re-arm from a worker requested a wakeup, unless its worker watched for the next call: "
-                        + engine.counters());
+        // A client has its last reply before its worker ends the upcall: that worker may still be watching (up to
+        // the watch period) and re-arms, requesting a wakeup, only afterwards. So wait for the last upcall ends.
+        long upcallEnds = (long) clients * calls;
+        await().atMost(10, TimeUnit.SECONDS)
+                .untilAsserted(() -> assertTrue(
+                        engine.wakeupsRequested() + engine.counters().get("watch.hits") >= upcallEnds,
+                        "every re-arm from a worker requested a wakeup, unless its worker watched for the next call: "
+                                + engine.counters()));
     }
 
     @Test
