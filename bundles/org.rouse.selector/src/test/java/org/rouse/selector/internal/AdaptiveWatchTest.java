@@ -122,7 +122,12 @@ class AdaptiveWatchTest {
         assertTrue(
                 counter(engine, "watch.hits") >= 25,
                 "from the third call on the watching thread serves most: " + engine.counters());
-        assertEquals(0L, counter(engine, "watch.misses"), "a watched sequence never waits out the period");
+        // The client has its last reply before that upcall's end: its watch waits out the period, since no call
+        // follows, and is counted a miss only then. Every other end was followed by a call within the period.
+        await().atMost(10, TimeUnit.SECONDS).until(() -> ended(engine) == 50);
+        assertTrue(
+                counter(engine, "watch.misses") <= 1,
+                "a watched sequence never waits out the period, only its last end may: " + engine.counters());
     }
 
     @Test
