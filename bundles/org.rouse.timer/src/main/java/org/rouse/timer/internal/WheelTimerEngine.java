@@ -156,7 +156,8 @@ public final class WheelTimerEngine implements TimerEngine {
      *    and a follower that returns from park without being taken (a spurious wake-up) removes itself. The watchdog
      *    is never in `idle`; it is `watchdog` from when it decides to park until it or an unparker takes it out.
      * 6. `running` counts the workers with `inTask` set: a worker sets it as it takes a task and clears it on its next
-     *    turn of the loop, where it also folds the task's run time (to the return it timed) into `taskNanosEstimate`.
+     *    turn of the loop, where it also folds the task's run time into `taskNanosEstimate`, timed to that turn's
+     *    clock read (the first after the task returned, so timing a task costs no read of its own).
      * 5. execute() after shutdown is refused; tasks accepted before it still run (the workers end only once `ready` is
      *    empty), until the grace period ends and the rest is discarded (the front re-issues its owners' tickets on the
      *    next engine, so it never depends on them).
@@ -721,12 +722,13 @@ public final class WheelTimerEngine implements TimerEngine {
         int step;
         boolean forever = false;
         long waitNanos = 0;
+        long untilNanos = 0;
         synchronized (lock) {
             long now = System.nanoTime();
             if (me.inTask) {
                 me.inTask = false;
                 running--;
-                long took = me.taskEndNanos - me.taskStartNanos;
+                long took = now - me.taskStartNanos; // the task returned just before this turn took the lock
                 taskNanosEstimate += (Math.min(took, lastTaskNanos) - taskNanosEstimate) >> 3;
                 lastTaskNanos = took;
             }
@@ -788,7 +790,7 @@ public final class WheelTimerEngine implements TimerEngine {
                 forever = wheel.isEmpty();
                 waitNanos = forever ? 0 : Math.max(1, wheel.nextWakeNanos() + firingDelayLocked() - now);
                 parkedForever = forever;
-                parkedUntil = now + waitNanos;
+                parkedUntil = untilNanos = now + waitNanos;
                 awake = false;
                 me.parkedToLead = true;
                 step = LEAD;
@@ -816,18 +818,15 @@ public final class WheelTimerEngine implements TimerEngine {
                     LockSupport.unpark(wake);
                 }
                 runTask(task);
-                me.taskEndNanos = System.nanoTime();
             }
             case LEAD -> {
                 boolean parked = true;
                 if (forever) {
                     LockSupport.park(this);
                 } else {
-                    boolean measure = slackNanos > 0; // only the slack uses how late the wake-up was
-                    long until = measure ? System.nanoTime() + waitNanos : 0;
-                    parked = waitFor(waitNanos);
-                    if (measure) {
-                        me.leadUntilNanos = until;
+                    parked = waitFor(waitNanos, untilNanos);
+                    if (slackNanos > 0) { // only the slack uses how late the wake-up was
+                        me.leadUntilNanos = untilNanos;
                         me.lateness = Lateness.BACK_FROM_PARK;
                     }
                 }
@@ -997,21 +996,21 @@ public final class WheelTimerEngine implements TimerEngine {
     }
 
     /**
-     * The leader's wait for its deadline, {@code waitNanos} from now: parked until {@code spin.micros} before it, then
-     * spun (see "Spinning"). Returns whether it parked; a wait no longer than the spin does not.
+     * The leader's wait for its deadline {@code untilNanos}, {@code waitNanos} after the turn's clock read: parked until
+     * {@code spin.micros} before it, then spun (see "Spinning"). Returns whether it parked; a wait no longer than the
+     * spin does not.
      */
-    private boolean waitFor(long waitNanos) {
+    private boolean waitFor(long waitNanos, long untilNanos) {
         long spin = spinNanos;
         if (spin == 0) {
             LockSupport.parkNanos(this, waitNanos);
             return true;
         }
-        long deadline = System.nanoTime() + waitNanos;
         boolean parked = waitNanos > spin;
         if (parked) {
             LockSupport.parkNanos(this, waitNanos - spin);
         }
-        while (!awake && System.nanoTime() - deadline < 0) {
+        while (!awake && System.nanoTime() - untilNanos < 0) {
             Thread.onSpinWait();
         }
         return parked;
@@ -1071,8 +1070,6 @@ public final class WheelTimerEngine implements TimerEngine {
         boolean inTask;
         /** When it took that task ({@code System.nanoTime()}); guarded by the engine's lock. */
         long taskStartNanos;
-        /** When that task returned ({@code System.nanoTime()}); only this thread, read by it under the lock. */
-        long taskEndNanos;
         /** Whether it last parked as the leader; guarded by the engine's lock. */
         boolean parkedToLead;
         /** Where its last timed park as the leader was to end; only this thread. */

@@ -1,5 +1,7 @@
 package org.rouse.api.internal.timer;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -7,7 +9,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.atomic.AtomicLong;
 import org.rouse.api.internal.Arguments;
 import org.rouse.timer.Timer;
 import org.rouse.timer.TimerHandler;
@@ -33,6 +34,21 @@ final class Owner implements TimerOwner {
      *    their handler starts. A handler running at that moment is not waited for (close may be called from it).
      */
 
+    private static final VarHandle LATE_RUNS;
+    private static final VarHandle LATE_SUM_NANOS;
+    private static final VarHandle LATE_MAX_NANOS;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            LATE_RUNS = lookup.findVarHandle(Owner.class, "lateRuns", long.class);
+            LATE_SUM_NANOS = lookup.findVarHandle(Owner.class, "lateSumNanos", long.class);
+            LATE_MAX_NANOS = lookup.findVarHandle(Owner.class, "lateMaxNanos", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final BundleTimerView view;
     private final String name;
     private final SerialQueue queue;
@@ -50,12 +66,12 @@ final class Owner implements TimerOwner {
      * no read-modify-write), and zeroed by resetStatistics; the shell and JMX read them with volatile loads. A reset
      * racing with a handler start may keep that one sample.
      */
-    /** Handler runs recorded since creation or the last reset. */
-    private final AtomicLong lateRuns = new AtomicLong();
-    /** Sum of their lateness in ns. */
-    private final AtomicLong lateSumNanos = new AtomicLong();
-    /** The largest of their lateness in ns. */
-    private final AtomicLong lateMaxNanos = new AtomicLong();
+    /** Handler runs recorded since creation or the last reset; accessed through LATE_RUNS. */
+    private long lateRuns;
+    /** Sum of their lateness in ns; accessed through LATE_SUM_NANOS. */
+    private long lateSumNanos;
+    /** The largest of their lateness in ns; accessed through LATE_MAX_NANOS. */
+    private long lateMaxNanos;
     /**
      * The timer whose handler ran last (runs now while {@link #busy}), or null; written before {@link #busy} is set,
      * and only when it changes: a reference store on every run would cost a G1 card mark each time.
@@ -120,10 +136,10 @@ final class Owner implements TimerOwner {
     /** A handler of {@code timer} starts at {@code startNanos}, {@code latenessNanos} after its deadline. */
     void handlerStarted(TimerHandle timer, long startNanos, long latenessNanos) {
         long late = Math.max(0, latenessNanos);
-        lateRuns.setRelease(lateRuns.getPlain() + 1);
-        lateSumNanos.setRelease(lateSumNanos.getPlain() + late);
-        if (late > lateMaxNanos.getPlain()) {
-            lateMaxNanos.setRelease(late);
+        LATE_RUNS.setRelease(this, lateRuns + 1); // plain reads: this thread is the only writer
+        LATE_SUM_NANOS.setRelease(this, lateSumNanos + late);
+        if (late > lateMaxNanos) {
+            LATE_MAX_NANOS.setRelease(this, late);
         }
         runningSinceNanos = startNanos;
         if (running != timer) {
@@ -154,18 +170,18 @@ final class Owner implements TimerOwner {
         return new OwnerSnapshot(
                 view.consumer(),
                 name,
-                lateRuns.get(),
-                lateSumNanos.get(),
-                lateMaxNanos.get(),
+                (long) LATE_RUNS.getVolatile(this),
+                (long) LATE_SUM_NANOS.getVolatile(this),
+                (long) LATE_MAX_NANOS.getVolatile(this),
                 timer == null ? null : timer.toString(),
                 timer == null ? 0 : Math.max(0, System.nanoTime() - since));
     }
 
     /** Forgets the recorded lateness (a handler running now stays visible). */
     void resetStatistics() {
-        lateRuns.set(0);
-        lateSumNanos.set(0);
-        lateMaxNanos.set(0);
+        LATE_RUNS.setVolatile(this, 0L);
+        LATE_SUM_NANOS.setVolatile(this, 0L);
+        LATE_MAX_NANOS.setVolatile(this, 0L);
     }
 
     /**
