@@ -110,7 +110,7 @@ public final class WheelTimerEngine implements TimerEngine {
      * by configure is visible to workers before configure wakes the leader. Only a takeover that finds an entry due
      * marks the leader awake: the wheel's earliest-deadline bound can be stale after a disarm, and a leader wrongly
      * marked awake could not be signalled by a later arm. (A leader preempted between computing its wait and parking
-     * may still park after a takeover for what remains of that wait; it delays no timer, since the worker that took
+     * may still park after a takeover, for up to its whole wait; it delays no timer, since the worker that took
      * over leads in its place.)
      *
      * Slack. The leader parks until (earliest deadline + d), d being the slack less how late such a park is expected to
@@ -118,27 +118,28 @@ public final class WheelTimerEngine implements TimerEngine {
      * high estimate of how late the leader's recent timed parks ended (on a busy 2-core machine most wake-ups ended
      * 50-100 µs late and a few per cent later, which put the earliest timers of those batches past a 1 ms slack;
      * docs/performance.md, "Timers: slack less the wake-up's own lateness"), but at least half the slack. A park is
-     * measured to what a handler sees: to the first task its thread takes after firing the batch (the batch's expiries
-     * and the lock come on top of the park's own lateness; measured to the park's return, p99 stayed 4-40 µs over a
-     * 1 ms slack), or to its next turn if it fires none. When it wakes it fires every entry whose deadline has passed.
-     * So deadlines within d of the earliest one fire in the same wake-up, no timer fires before its deadline, the
-     * earliest of a batch usually fires within the slack of it, and wake-ups are at least d (at least half the slack)
-     * apart: with their lateness, about one per slack. A worker that is awake anyway waits for d too (it fires only
-     * once the earliest deadline plus d has passed), so under load the batches stay a slack wide instead of shrinking
-     * to what fell due during one handler.
+     * measured from the deadline its turn computed to what a handler sees: to the first task its thread takes after
+     * firing the batch (the batch's expiries and the lock come on top of the park's own lateness; measured to the
+     * park's return, p99 stayed 4-40 µs over a 1 ms slack), or to its next turn if it fires none. When it wakes it
+     * fires every entry whose deadline has passed. So deadlines within d of the earliest one fire in the same wake-up,
+     * no timer fires before its deadline, the earliest of a batch usually fires within the slack of it, and wake-ups
+     * are at least d (at least half the slack) apart: with their lateness, about one per slack. A worker that is awake
+     * anyway waits for d too (it fires only once the earliest deadline plus d has passed), so under load the batches
+     * stay a slack wide instead of shrinking to what fell due during one handler.
      *
      * Spinning. The leader parks until `spin.micros` before its deadline and spins (Thread.onSpinWait, until the
-     * deadline or until `awake` is set by an earlier arm or a takeover) for the rest, so a wait no longer than that is
-     * spun through with no park at all. A park is a poor way to wait a few microseconds: it costs a futex call, a
-     * timer interrupt and two context switches (microseconds of CPU), and it ends up to the kernel's timer slack late
-     * plus the scheduling of the wake-up. With many timers such short waits are the common case (at 10,000 timers of
-     * 50 ms a deadline falls due every 5 µs on average). A spin of 10 µs took the median lateness there from ~1.2x to
-     * ~0.3x ScheduledThreadPoolExecutor's for about a ninth of a core more CPU (docs/performance.md, "Timers: spinning
-     * through short waits"); but the leader then hardly parks, and on quiet machines, where STPE needs 60-65 % of a
-     * core rather than 88 %, that spin alone put the engine over STPE's CPU. The default is 5 µs: the median 0.6-0.8x
-     * STPE's, the CPU 0.79-0.94x (docs/performance.md, "Timers: `spin.micros` 5 by default"). A longer wait still
-     * parks, and the park's own overshoot then usually passes the deadline before any spin begins; an idle engine
-     * waits for far deadlines or none, so it never spins.
+     * deadline its turn computed under the lock, with no clock read of its own, or until `awake` is set by an earlier
+     * arm or a takeover) for the rest, so a wait no longer than that is spun through with no park at all. A park is a
+     * poor way to wait a few microseconds: it costs a futex call, a timer interrupt and two context switches
+     * (microseconds of CPU), and it ends up to the kernel's timer slack late plus the scheduling of the wake-up. With
+     * many timers such short waits are the common case (at 10,000 timers of 50 ms a deadline falls due every 5 µs on
+     * average). A spin of 10 µs took the median lateness there from ~1.2x to ~0.3x ScheduledThreadPoolExecutor's for
+     * about a ninth of a core more CPU (docs/performance.md, "Timers: spinning through short waits"); but the leader
+     * then hardly parks, and on quiet machines, where STPE needs 60-65 % of a core rather than 88 %, that spin alone
+     * put the engine over STPE's CPU. The default is 5 µs: the median 0.6-0.8x STPE's, the CPU 0.79-0.94x
+     * (docs/performance.md, "Timers: `spin.micros` 5 by default"). A longer wait still parks, and the park's own
+     * overshoot then usually passes the deadline before any spin begins; an idle engine waits for far deadlines or
+     * none, so it never spins.
      *
      * Invariants.
      * 1. At most one thread produces or leads at a time (`leader`), so entries expire in deadline order, one batch
@@ -156,8 +157,7 @@ public final class WheelTimerEngine implements TimerEngine {
      *    and a follower that returns from park without being taken (a spurious wake-up) removes itself. The watchdog
      *    is never in `idle`; it is `watchdog` from when it decides to park until it or an unparker takes it out.
      * 6. `running` counts the workers with `inTask` set: a worker sets it as it takes a task and clears it on its next
-     *    turn of the loop, where it also folds the task's run time into `taskNanosEstimate`, timed to that turn's
-     *    clock read (the first after the task returned, so timing a task costs no read of its own).
+     *    turn of the loop, where it also folds the task's run time (to the return it timed) into `taskNanosEstimate`.
      * 5. execute() after shutdown is refused; tasks accepted before it still run (the workers end only once `ready` is
      *    empty), until the grace period ends and the rest is discarded (the front re-issues its owners' tickets on the
      *    next engine, so it never depends on them).
@@ -728,7 +728,7 @@ public final class WheelTimerEngine implements TimerEngine {
             if (me.inTask) {
                 me.inTask = false;
                 running--;
-                long took = now - me.taskStartNanos; // the task returned just before this turn took the lock
+                long took = me.taskEndNanos - me.taskStartNanos;
                 taskNanosEstimate += (Math.min(took, lastTaskNanos) - taskNanosEstimate) >> 3;
                 lastTaskNanos = took;
             }
@@ -818,6 +818,7 @@ public final class WheelTimerEngine implements TimerEngine {
                     LockSupport.unpark(wake);
                 }
                 runTask(task);
+                me.taskEndNanos = System.nanoTime(); // not the next turn's read: that one comes after the lock's wait
             }
             case LEAD -> {
                 boolean parked = true;
@@ -996,9 +997,9 @@ public final class WheelTimerEngine implements TimerEngine {
     }
 
     /**
-     * The leader's wait for its deadline {@code untilNanos}, {@code waitNanos} after the turn's clock read: parked until
-     * {@code spin.micros} before it, then spun (see "Spinning"). Returns whether it parked; a wait no longer than the
-     * spin does not.
+     * The leader's wait for its deadline {@code untilNanos}, {@code waitNanos} after the turn's clock read: parked
+     * until {@code spin.micros} before it, then spun (see "Spinning"). Returns whether it parked; a wait no longer
+     * than the spin does not.
      */
     private boolean waitFor(long waitNanos, long untilNanos) {
         long spin = spinNanos;
@@ -1070,6 +1071,8 @@ public final class WheelTimerEngine implements TimerEngine {
         boolean inTask;
         /** When it took that task ({@code System.nanoTime()}); guarded by the engine's lock. */
         long taskStartNanos;
+        /** When that task returned ({@code System.nanoTime()}); only this thread, read by it under the lock. */
+        long taskEndNanos;
         /** Whether it last parked as the leader; guarded by the engine's lock. */
         boolean parkedToLead;
         /** Where its last timed park as the leader was to end; only this thread. */

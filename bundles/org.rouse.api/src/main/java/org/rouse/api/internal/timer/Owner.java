@@ -136,7 +136,7 @@ final class Owner implements TimerOwner {
     /** A handler of {@code timer} starts at {@code startNanos}, {@code latenessNanos} after its deadline. */
     void handlerStarted(TimerHandle timer, long startNanos, long latenessNanos) {
         long late = Math.max(0, latenessNanos);
-        LATE_RUNS.setRelease(this, lateRuns + 1); // plain reads: this thread is the only writer
+        LATE_RUNS.setRelease(this, lateRuns + 1); // plain reads: the one writer (see "Monitoring" above)
         LATE_SUM_NANOS.setRelease(this, lateSumNanos + late);
         if (late > lateMaxNanos) {
             LATE_MAX_NANOS.setRelease(this, late);
