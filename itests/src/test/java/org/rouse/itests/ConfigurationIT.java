@@ -36,8 +36,8 @@ public class ConfigurationIT extends RouseTestSupport {
 
     /**
      * Deletes the test's configuration and waits until the component runs without it: ConfigAdmin and SCR deliver
-     * the deletion asynchronously, and a deletion that reached the component after the next test's update undid that
-     * update (seen once in CI: 25 ms never took effect).
+     * the deletion asynchronously, and a deletion that reached the component after the next test's update would undo
+     * that update.
      */
     @After
     public void deleteConfiguration() throws Exception {
