@@ -77,9 +77,10 @@ public final class WheelTimerEngine implements TimerEngine {
      * follower parked with a timeout instead of indefinitely while there is something to watch: for
      * `help.after.micros` while tasks run or a batch is being fired, and until the leader's wake-up plus
      * `help.after.micros` while the leader waits. When its park runs out (no one took it out to hand it work) it takes
-     * work only if some is held up (heldUpLocked): no other worker is awake to come back for it, a handler has run
-     * longer than `help.after.micros`, the queued tasks would wait longer than that, or the leader is parked past its
-     * time (then it takes over, below); otherwise it parks as the watchdog again. A leader whose batch a takeover
+     * work only if some is held up: no other worker is awake to come back for it (noOtherWorkerAwakeLocked), a
+     * handler has run longer than `help.after.micros` or the queued tasks would wait longer than that
+     * (overrunLocked; `helps` counts the joins this causes), or the leader is parked past its time (then it takes
+     * over, below); otherwise it parks as the watchdog again. A leader whose batch a takeover
      * fired and a follower woken only to become the watchdog follow the same rule. Short handlers that keep one
      * worker busy hold nothing up: that worker fires the next batch between two tasks, and a second worker running
      * tasks beside it only contends for the lock, the queue and the front's shared counters (at 10,000 timers with
@@ -250,6 +251,8 @@ public final class WheelTimerEngine implements TimerEngine {
     private final LongAdder takeovers = new LongAdder();
     /** Returns of the watchdog from its timed park (see "Helping"). */
     private final LongAdder watchdogWakeups = new LongAdder();
+    /** Times a worker joined the running ones because work was held up (see "Helping"). */
+    private final LongAdder helps = new LongAdder();
 
     /** Nanoseconds to spin before a deadline; written by configure. */
     private volatile long spinNanos;
@@ -655,6 +658,16 @@ public final class WheelTimerEngine implements TimerEngine {
         return watchdogWakeups.sum();
     }
 
+    /**
+     * Times a worker joined the running ones because work was held up: woken by a worker whose queued tasks would wait
+     * longer than {@code help.after.micros} or that found a handler running longer than that, or back from a park
+     * (the watchdog's timeout, a takeover, a wake-up to watch) to find work held up. Short handlers that keep one
+     * worker busy make none; a handler that blocks, or a worker descheduled in one, does.
+     */
+    public long helps() {
+        return helps.sum();
+    }
+
     /** Batches fired so far: rounds of the wheel that found at least one entry due. */
     public long batches() {
         return batches.sum();
@@ -759,7 +772,9 @@ public final class WheelTimerEngine implements TimerEngine {
             boolean leaderOverdue = leader != null && !awake && !parkedForever && parkedUntil - now <= 0;
             // Back from a park that no one ended to hand it work (a watchdog's timeout, a leader whose batch a
             // takeover fired) or woken only to watch: it takes work only if some is held up (see "Helping").
-            boolean standAside = (watchTimedOut || replaced || toWatch) && !leaderOverdue && !heldUpLocked(me, now);
+            boolean backToLook = (watchTimedOut || replaced || toWatch) && !leaderOverdue;
+            boolean overrun = backToLook && overrunLocked(me, now);
+            boolean standAside = backToLook && !overrun && !noOtherWorkerAwakeLocked();
             if (!standAside
                     && (leader == null || leaderOverdue)
                     && !shutDown
@@ -779,8 +794,10 @@ public final class WheelTimerEngine implements TimerEngine {
             } else if (!me.due.isEmpty()) {
                 leader = me;
                 step = PRODUCE;
+                countHelp(overrun);
             } else if ((task = ready.poll()) != null) {
                 step = RUN;
+                countHelp(overrun);
                 me.inTask = true;
                 me.taskStartNanos = now;
                 running++;
@@ -880,7 +897,11 @@ public final class WheelTimerEngine implements TimerEngine {
         if (helpAfterNanos == 0) { // hand everything over at once: one more worker per queued task, and one to lead
             return !ready.isEmpty() || (leader == null && !wheel.isEmpty()) ? takeIdleLocked() : null;
         }
-        return !ready.isEmpty() && overrunLocked(me, now) ? takeIdleLocked() : null;
+        if (ready.isEmpty() || !overrunLocked(me, now)) {
+            return null;
+        }
+        helps.increment();
+        return takeIdleLocked();
     }
 
     /**
@@ -903,15 +924,17 @@ public final class WheelTimerEngine implements TimerEngine {
         return false;
     }
 
-    /**
-     * Whether work may be held up, for {@code me} to take it rather than watch or idle (see "Helping"): no other
-     * worker is awake to come back to the loop for the queued tasks and due timers, a handler has run longer than
-     * {@code help.after.micros}, or the queued tasks would wait longer than that behind the running ones. {@code me}
-     * is neither the leader nor the watchdog nor idle by now.
-     */
-    private boolean heldUpLocked(Worker me, long now) {
+    /** Counts a worker back from a park that joins the running ones because work is held up (see {@link #helps}). */
+    private void countHelp(boolean overrun) {
+        if (overrun) {
+            helps.increment();
+        }
+    }
+
+    /** Whether no worker but the caller is awake to come back to the loop for queued tasks and due timers. */
+    private boolean noOtherWorkerAwakeLocked() {
         int parked = idle.size() + (watchdog != null ? 1 : 0) + (leader != null && !awake ? 1 : 0);
-        return liveWorkers - 1 - parked <= 0 || overrunLocked(me, now);
+        return liveWorkers - 1 - parked <= 0;
     }
 
     /**
