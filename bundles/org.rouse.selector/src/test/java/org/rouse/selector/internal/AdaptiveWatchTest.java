@@ -133,21 +133,48 @@ class AdaptiveWatchTest {
     @Test
     void callsFurtherApartThanThePeriodAreNotWatchedAndACloserSequenceEarnsTheWatchBack() throws Exception {
         NioSelectorEngine engine = engine(true, PERIOD_MICROS);
-        SocketChannel client = rig.connect(echoServer());
+        ServerSocketChannel server = echoServer();
+        // A stall of the client or the server longer than the period (GC, a busy 2-core host) turns a watch into a
+        // miss, and an end that finds no spare worker re-arms unwatched (watch.unavailable); either costs the next
+        // ends their watch while the score climbs back. So a sequence in which that happened is repeated on a new
+        // connection, up to five times, and the assertion is made on one in which it did not.
+        int attempts = 5;
+        for (int attempt = 1; ; attempt++) {
+            SocketChannel client = rig.connect(server);
+            long skippedBefore = counter(engine, "watch.skipped");
+            long missesBefore = counter(engine, "watch.misses");
+            chainsWithPauses(engine, client, 10, 1); // single calls, each five periods after the last
 
-        chainsWithPauses(engine, client, 10, 1); // single calls, each five periods after the last
+            assertEquals(
+                    10L,
+                    counter(engine, "watch.skipped") - skippedBefore,
+                    "no call came within the period: " + engine.counters());
+            assertEquals(missesBefore, counter(engine, "watch.misses"));
 
-        assertEquals(10L, counter(engine, "watch.skipped"), "no call came within the period: " + engine.counters());
-        assertEquals(0L, counter(engine, "watch.misses"));
-
-        for (long i = 0; i < 30; i++) { // back to back again
-            assertEquals(i, Rig.call(client, i));
+            long endedBefore = ended(engine);
+            long hitsBefore = counter(engine, "watch.hits");
+            long unavailableBefore = counter(engine, "watch.unavailable");
+            missesBefore = counter(engine, "watch.misses");
+            for (long i = 0; i < 30; i++) { // back to back again
+                assertEquals(i, Rig.call(client, i));
+            }
+            await().atMost(10, TimeUnit.SECONDS).until(() -> ended(engine) == endedBefore + 30);
+            long hits = counter(engine, "watch.hits") - hitsBefore;
+            long unavailable = counter(engine, "watch.unavailable") - unavailableBefore;
+            long misses = counter(engine, "watch.misses") - missesBefore; // the last end's watch always misses
+            String run = "hits " + hits + ", unavailable " + unavailable + ", misses " + misses + " of 30 ends; "
+                    + engine.counters();
+            if (unavailable == 0 && misses <= 1) {
+                // the first of them came late (no change), the next two within the period: watched from the third
+                // on, so 27 hits; an end the score was still climbing at counts as skipped
+                assertTrue(hits >= 26, "calls within the period earned the watch back: " + run);
+                return;
+            }
+            assertTrue(
+                    attempt < attempts,
+                    "a watch was lost to a stall or a busy pool in every sequence, the last: " + run);
+            // the connection stays open: a close would end in an upcall of its own, counted beside the next ones
         }
-
-        // the first of them came late (no change), the next two within the period: watched from the third on
-        assertTrue(
-                counter(engine, "watch.hits") >= 25,
-                "calls within the period earned the watch back: " + engine.counters());
     }
 
     @Test

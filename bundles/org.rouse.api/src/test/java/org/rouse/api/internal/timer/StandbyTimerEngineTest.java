@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -18,10 +19,14 @@ class StandbyTimerEngineTest {
 
     /**
      * A standby that polled (OpenSim polled its script events every 100 ms) would fire the 40 timers due in the gap,
-     * 5 ms apart, up to 100 ms late, and most of them later than this bound; an exact wake-up is late by the park's
-     * overshoot, and the rest of the bound is room for a loaded 2-core machine's scheduling and GC.
+     * 5 ms apart, up to 100 ms late: half of them later than this bound, and its median lateness at about 50 ms. An
+     * exact wake-up is late by the park's overshoot. One stall of the standby's thread (a GC pause, a loaded 2-core
+     * machine) can make the few timers due during it late, so a few may exceed the bound, not the median.
      */
     private static final long BOUND_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    /** The median lateness allowed in the gap: a poller's would be about 50 ms. */
+    private static final long MEDIAN_BOUND_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
 
     @Test
     @Timeout(30)
@@ -63,11 +68,16 @@ class StandbyTimerEngineTest {
             assertTrue(dueInGap.await(10, TimeUnit.SECONDS), "timers due with no engine did not fire in the gap");
             Thread standbyThread = standby.dispatcherThread();
             assertTrue(standbyThread != null, "the standby dispatched them on its own thread");
-            for (int i = 0; i < moved + armedInGap; i++) {
-                assertTrue(
-                        lateness.get(i) <= BOUND_NANOS,
-                        "one-shot " + i + " fired " + lateness.get(i) / 1_000 + " µs late in the gap");
+            long[] late = new long[moved + armedInGap];
+            for (int i = 0; i < late.length; i++) {
+                late[i] = lateness.get(i);
             }
+            Arrays.sort(late);
+            String lates = "lateness in the gap, sorted, µs: "
+                    + Arrays.toString(Arrays.stream(late).map(n -> n / 1_000).toArray());
+            assertTrue(late[late.length / 2] <= MEDIAN_BOUND_NANOS, lates);
+            assertTrue(late[late.length - 1 - late.length / 10] <= BOUND_NANOS, "more than a tenth late; " + lates);
+            assertTrue(late[late.length - 1] <= TimeUnit.SECONDS.toNanos(1), lates);
 
             core.swapTo(second); // the engine is back: the standby is drained and stops
             assertEquals(afterGap, second.armedCount(), "the later timers moved to the new engine");
