@@ -231,7 +231,7 @@ final class SelectLoop {
     private final AtomicLong wakeupsWritten = new AtomicLong();
     /** Selects that ended by their timeout (no channel ready, nobody woke the loop); loop writes. */
     private final AtomicLong timedOutSelects = new AtomicLong();
-    /** Completed select calls; loop writes. */
+    /** Selections that end a cycle of `awake` (select, or the selectNow when work is pending); loop writes. */
     private final AtomicLong selectCycles = new AtomicLong();
     /** Selectors replaced by a new one; loop writes. */
     private final AtomicLong rebuilds = new AtomicLong();
@@ -677,6 +677,8 @@ final class SelectLoop {
         awake.set(false);
         if (!pending.isEmpty() || stopped) {
             awake.set(true);
+            // a cycle too: a wakeup written while `awake` was false is consumed by this selectNow
+            selectCycles.incrementAndGet();
             selector.selectNow();
             return;
         }
