@@ -5,7 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.rouse.benchmarks.report.CpuSteal;
+import org.rouse.benchmarks.measure.CpuSteal;
 import org.rouse.benchmarks.report.MachineInfo;
 import org.rouse.benchmarks.report.MarkdownReport;
 import org.rouse.benchmarks.report.ReportWriter;

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.rouse.benchmarks.scenario.Metric;
+import org.rouse.benchmarks.scenario.Metrics;
 import org.rouse.benchmarks.scenario.VariantSummary;
 
 /**
@@ -19,6 +20,25 @@ import org.rouse.benchmarks.scenario.VariantSummary;
 public final class MarkdownReport {
 
     private MarkdownReport() {}
+
+    /**
+     * One line with each variant's CPU steal (the median over its measured rounds, as its other cells), when the
+     * rounds measured it and the table has no column for it: a steal burst longer than a round can hit one variant's
+     * rounds and not another's, and then a ratio between them says more about the machine than about the code.
+     */
+    private static void appendStealByVariant(StringBuilder out, ResultTable table) {
+        if (table.layout().columns().contains(Metrics.STEAL_PERCENT)
+                || table.rows().stream().allMatch(row -> Double.isNaN(row.value(Metrics.STEAL_PERCENT)))) {
+            return;
+        }
+        List<String> parts = new ArrayList<>();
+        for (VariantSummary row : table.rows()) {
+            parts.add(String.format(Locale.ROOT, "`%s` %.1f", row.name(), row.value(Metrics.STEAL_PERCENT)));
+        }
+        out.append("- CPU steal in each variant's rounds (median, %): ")
+                .append(String.join(", ", parts))
+                .append('\n');
+    }
 
     /** The whole page, ending with a newline. */
     public static String render(ResultTable table, RunInfo run) {
@@ -38,6 +58,7 @@ public final class MarkdownReport {
                             + " guests; its bursts stall every thread)\n",
                     run.stealPercent()));
         }
+        appendStealByVariant(out, table);
         out.append("- Reproduce: `").append(run.command()).append("`\n");
         out.append("- Method: all variants in one JVM, rounds interleaved (A B C A B C ...), ")
                 .append(run.plan().describe())

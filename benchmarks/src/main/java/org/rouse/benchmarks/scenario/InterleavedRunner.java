@@ -61,7 +61,7 @@ public final class InterleavedRunner {
                     warmup ? round + 1 : round - plan.warmupRounds() + 1,
                     warmup ? plan.warmupRounds() : plan.measuredRounds());
             for (int i = 0; i < variants.size(); i++) {
-                Measurement m = variants.get(i).runRound(plan.roundDuration());
+                Measurement m = StealNotingRound.run(variants.get(i), plan.roundDuration());
                 if (!warmup) {
                     rounds.get(i).add(m);
                 }

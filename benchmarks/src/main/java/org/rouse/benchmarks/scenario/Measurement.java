@@ -39,6 +39,13 @@ public final class Measurement {
         return values;
     }
 
+    /** A copy of this measurement with {@code metric} set to {@code value} (replacing an earlier one). */
+    public Measurement with(Metric metric, double value) {
+        Map<Metric, Double> more = new LinkedHashMap<>(values);
+        more.put(metric, value);
+        return new Measurement(more, latency);
+    }
+
     /** The round's latency distribution, if the variant measures latency. */
     public Optional<LatencyHistogram> latency() {
         return Optional.ofNullable(latency);

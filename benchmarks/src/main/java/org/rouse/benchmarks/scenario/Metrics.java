@@ -23,6 +23,11 @@ public final class Metrics {
     public static final Metric VOLUNTARY_PER_OP = new Metric("voluntary_per_op", "voluntary/op", "", 2);
     /** Involuntary context switches (the thread was preempted) per operation. */
     public static final Metric INVOLUNTARY_PER_OP = new Metric("involuntary_per_op", "involuntary/op", "", 2);
+    /**
+     * The machine's CPU time the hypervisor gave to other guests during the round, in percent; the runners add it to
+     * every round, so a reader can tell a variant whose rounds met a burst of steal from one whose code was slow.
+     */
+    public static final Metric STEAL_PERCENT = new Metric("steal_percent", "CPU steal", "%", 1);
 
     private Metrics() {}
 }

@@ -133,6 +133,21 @@ class ReportWriterTest {
     }
 
     @Test
+    void markdownStatesEachVariantsStealWhenItsRoundsMeasuredIt() {
+        VariantSummary base = row("base", 100, 2.5, 1000, null);
+        Map<Metric, Double> stolenValues = new LinkedHashMap<>();
+        stolenValues.put(Metrics.P50_US, 400.0);
+        stolenValues.put(Metrics.STEAL_PERCENT, 6.04);
+        VariantSummary stolen = new VariantSummary("stolen", "met a burst", 5, stolenValues, null);
+        ResultTable withSteal = new ResultTable("demo", "A demo scenario.", LAYOUT, List.of(base, stolen));
+
+        String page = MarkdownReport.render(withSteal, RUN);
+
+        assertTrue(page.contains("- CPU steal in each variant's rounds (median, %): `base` NaN, `stolen` 6.0\n"), page);
+        assertFalse(MarkdownReport.render(table(null), RUN).contains("CPU steal"), "no line when no round measured it");
+    }
+
+    @Test
     void csvHasTheSameDataMachineReadable() {
         assertEquals(
                 "variant,rounds,p50_us,cpu_per_op_us,ops,p50_us_vs_baseline\n"

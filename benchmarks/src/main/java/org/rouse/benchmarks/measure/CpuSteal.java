@@ -1,4 +1,4 @@
-package org.rouse.benchmarks.report;
+package org.rouse.benchmarks.measure;
 
 import java.io.IOException;
 import java.nio.file.Files;

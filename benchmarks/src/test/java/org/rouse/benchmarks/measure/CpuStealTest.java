@@ -1,4 +1,4 @@
-package org.rouse.benchmarks.report;
+package org.rouse.benchmarks.measure;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
