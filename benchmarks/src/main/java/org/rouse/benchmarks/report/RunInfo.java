@@ -9,8 +9,8 @@ import org.rouse.benchmarks.scenario.RoundPlan;
  * @param machine where it ran
  * @param command the exact command line that reproduces the report
  * @param plan the rounds that ran
- * @param stealPercent the machine's CPU time stolen by the hypervisor during the run, in percent ({@link org.rouse.benchmarks.measure.CpuSteal});
- *     NaN if unknown
+ * @param stealPercent the machine's CPU time stolen by the hypervisor during the run, in percent
+ *     ({@link org.rouse.benchmarks.measure.CpuSteal}); NaN if unknown
  */
 public record RunInfo(MachineInfo machine, String command, RoundPlan plan, double stealPercent) {
 

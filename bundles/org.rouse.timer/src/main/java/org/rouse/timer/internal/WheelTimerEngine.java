@@ -251,8 +251,10 @@ public final class WheelTimerEngine implements TimerEngine {
     private final LongAdder takeovers = new LongAdder();
     /** Returns of the watchdog from its timed park (see "Helping"). */
     private final LongAdder watchdogWakeups = new LongAdder();
-    /** Times a worker joined the running ones because work was held up (see "Helping"). */
-    private final LongAdder helps = new LongAdder();
+    /** Workers back from a park that joined the running ones because work was held up; incremented by them. */
+    private final LongAdder helpJoins = new LongAdder();
+    /** Unparks of an idle worker to share queued work that was held up (a subset of the hand-offs); by the waker. */
+    private final LongAdder helpHandoffs = new LongAdder();
 
     /** Nanoseconds to spin before a deadline; written by configure. */
     private volatile long spinNanos;
@@ -665,7 +667,12 @@ public final class WheelTimerEngine implements TimerEngine {
      * worker busy make none; a handler that blocks, or a worker descheduled in one, does.
      */
     public long helps() {
-        return helps.sum();
+        return helpJoins.sum() + helpHandoffs.sum();
+    }
+
+    /** The helps that cost a hand-off: unparks of an idle worker to share queued work that was held up. */
+    public long helpHandoffs() {
+        return helpHandoffs.sum();
     }
 
     /** Batches fired so far: rounds of the wheel that found at least one entry due. */
@@ -900,7 +907,7 @@ public final class WheelTimerEngine implements TimerEngine {
         if (ready.isEmpty() || !overrunLocked(me, now)) {
             return null;
         }
-        helps.increment();
+        helpHandoffs.increment();
         return takeIdleLocked();
     }
 
@@ -927,7 +934,7 @@ public final class WheelTimerEngine implements TimerEngine {
     /** Counts a worker back from a park that joins the running ones because work is held up (see {@link #helps}). */
     private void countHelp(boolean overrun) {
         if (overrun) {
-            helps.increment();
+            helpJoins.increment();
         }
     }
 

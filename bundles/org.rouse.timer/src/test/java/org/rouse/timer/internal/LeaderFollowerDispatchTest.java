@@ -264,16 +264,16 @@ class LeaderFollowerDispatchTest {
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> engine.takeovers() > 500);
         long takeoversBefore = engine.takeovers();
         long handoffsBefore = engine.handoffs();
-        long helpsBefore = engine.helps();
+        long helpHandoffsBefore = engine.helpHandoffs();
         Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> engine.takeovers() - takeoversBefore >= 200);
         long takeovers = engine.takeovers() - takeoversBefore;
         long handoffs = engine.handoffs() - handoffsBefore;
         // A worker descheduled for over help.after.micros (1 ms) in a handler rightly brings helpers, one hand-off
-        // each (counted in helps); the rest would be one hand-off per takeover without the rule.
-        long helps = engine.helps() - helpsBefore;
+        // each (helpHandoffs); the rest would be one hand-off per takeover without the rule.
+        long helpHandoffs = engine.helpHandoffs() - helpHandoffsBefore;
         assertTrue(
-                (handoffs - helps) * 4 < takeovers,
-                handoffs + " hand-offs (" + helps + " of them helps) for " + takeovers + " takeovers");
+                (handoffs - helpHandoffs) * 4 < takeovers,
+                handoffs + " hand-offs (" + helpHandoffs + " of them to help) for " + takeovers + " takeovers");
     }
 
     @Test
