@@ -79,8 +79,8 @@ public final class WheelTimerEngine implements TimerEngine {
      * `help.after.micros` while the leader waits. When its park runs out (no one took it out to hand it work) it takes
      * work only if some is held up: no other worker is awake to come back for it (noOtherWorkerAwakeLocked), a
      * handler has run longer than `help.after.micros` or the queued tasks would wait longer than that
-     * (overrunLocked; `helps` counts the joins this causes), or the leader is parked past its time (then it takes
-     * over, below); otherwise it parks as the watchdog again. A leader whose batch a takeover
+     * (overrunLocked; `helpJoins` and `helpHandoffs` count the joins this causes), or the leader is parked past its
+     * time (then it takes over, below); otherwise it parks as the watchdog again. A leader whose batch a takeover
      * fired and a follower woken only to become the watchdog follow the same rule. Short handlers that keep one
      * worker busy hold nothing up: that worker fires the next batch between two tasks, and a second worker running
      * tasks beside it only contends for the lock, the queue and the front's shared counters (at 10,000 timers with
@@ -801,10 +801,8 @@ public final class WheelTimerEngine implements TimerEngine {
             } else if (!me.due.isEmpty()) {
                 leader = me;
                 step = PRODUCE;
-                countHelp(overrun);
             } else if ((task = ready.poll()) != null) {
                 step = RUN;
-                countHelp(overrun);
                 me.inTask = true;
                 me.taskStartNanos = now;
                 running++;
@@ -820,6 +818,9 @@ public final class WheelTimerEngine implements TimerEngine {
                 step = LEAD;
             } else {
                 step = FOLLOW;
+            }
+            if (overrun && (step == PRODUCE || step == RUN)) {
+                helpJoins.increment(); // back from a park, it joins the running ones because work is held up
             }
             if (me.lateness != Lateness.NONE) {
                 sampleLatenessLocked(me, step, now);
@@ -929,13 +930,6 @@ public final class WheelTimerEngine implements TimerEngine {
             }
         }
         return false;
-    }
-
-    /** Counts a worker back from a park that joins the running ones because work is held up (see {@link #helps}). */
-    private void countHelp(boolean overrun) {
-        if (overrun) {
-            helpJoins.increment();
-        }
     }
 
     /** Whether no worker but the caller is awake to come back to the loop for queued tasks and due timers. */

@@ -146,7 +146,7 @@ class HelpingDispatchTest {
         WheelTimerEngine engine = engine(4, 5_000);
         // A worker descheduled for longer than help.after.micros in the middle of a 20 µs handler does hold the queue
         // up, and then other workers rightly join it; helps() counts each such join. On a 2-core machine that happens
-        // in most runs while the JIT still compiles (20 µs handlers measured stretched to 2-7 ms), now and then later.
+        // in most runs while the JIT still compiles (20 µs handlers measured stretched to 1-7 ms), now and then later.
         // So the assertion is made on a run in which no work was held up, and a run with helps is repeated, up to six.
         int attempts = 6;
         for (int attempt = 1; ; attempt++) {
