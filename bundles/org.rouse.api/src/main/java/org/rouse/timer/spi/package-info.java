@@ -9,5 +9,5 @@
  * highest {@code service.ranking} (then the lowest {@code service.id}) is active.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.2.0")
+@org.osgi.annotation.versioning.Version("1.3.0")
 package org.rouse.timer.spi;

@@ -2,6 +2,7 @@ package org.rouse.api.internal.timer;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import org.rouse.timer.spi.ClockedTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,7 +60,8 @@ final class SerialQueue {
      *    hand-off and per swap that finds the queue waiting) have been made for the same queue.
      *
      * Costs. No allocation per task or, in the steady state, per hand-off (the reusable ticket), and no reference
-     * store on either; a reissue is one read for an idle or running queue.
+     * store on either; a reissue is one read for an idle or running queue. A batch's first run starts at the clock
+     * reading the engine passed in (ClockedTask), so a batch of one reads the clock once, at the handler's end.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(SerialQueue.class);
@@ -169,17 +171,27 @@ final class SerialQueue {
         }
     }
 
-    private void runBatch(Ticket ticket) {
+    /**
+     * Runs up to {@link #BATCH} queued armings, the first from {@code startNanos} (a clock reading taken just before);
+     * returns the clock reading at the end of the last handler.
+     */
+    private long runBatch(Ticket ticket, long startNanos) {
+        long start = startNanos;
+        long end = startNanos;
         try {
             for (int i = 0; i < BATCH; i++) {
                 Arming arming = poll();
                 if (arming == null) {
                     break;
                 }
+                if (i > 0) {
+                    start = System.nanoTime(); // not the last end: the re-arm since may have waited for a lock
+                }
                 try {
-                    arming.handle().run(arming);
+                    end = arming.handle().run(arming, start);
                 } catch (Throwable e) { // runs contain their handlers' failures; this keeps the queue alive regardless
                     LOG.error("Timer run {} failed", arming, e);
+                    end = System.nanoTime();
                 }
             }
         } finally {
@@ -191,18 +203,29 @@ final class SerialQueue {
                 scheduleIfIdle();
             }
         }
+        return end;
     }
 
-    /** What an engine holds for this queue: runs it if its number is still the queue's state. */
-    private final class Ticket implements Runnable {
+    /**
+     * What an engine holds for this queue: runs it if its number is still the queue's state. A clocked task, so the
+     * wheel engine's clock reading before the run is the first handler's start time and the last handler's end reading
+     * is the engine's (see {@link ClockedTask}).
+     */
+    private final class Ticket implements ClockedTask {
         /** Positive and unique within the queue (invariant 4). */
         final int number = (((int) NUMBERS.getAndAdd(SerialQueue.this, 1) << 1) | 1) & Integer.MAX_VALUE;
 
         @Override
         public void run() {
+            run(System.nanoTime());
+        }
+
+        @Override
+        public long run(long startNanos) {
             if (STATE.compareAndSet(SerialQueue.this, number, RUNNING)) {
-                runBatch(this);
+                return runBatch(this, startNanos);
             }
+            return startNanos; // stale: nothing ran
         }
     }
 }

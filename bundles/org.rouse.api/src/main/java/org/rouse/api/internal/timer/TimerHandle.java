@@ -201,12 +201,15 @@ final class TimerHandle extends Arming implements Timer {
      * Runs the handler on the owner's queue, then re-arms a periodic timer. Nothing starts once the owner is closed
      * (see {@link Owner#close()}). Whatever the handler throws, {@link Error}s included, ends with this event: it is
      * counted and logged, and the timer goes on by its own rules.
+     *
+     * @param start a clock reading taken on this thread just before (the engine's, or the previous run's end): the
+     *     handler's start time, read before {@code closed} as the notes on owner close require
+     * @return the clock reading at the handler's end, before the re-arm
      */
-    void run(Arming arming) {
-        long start = System.nanoTime(); // read before closed: see the notes on owner close
+    long run(Arming arming, long start) {
         if (owner.isClosed()) {
             closedBeforeRun();
-            return;
+            return start;
         }
         TimerCounters counters = owner.view().counters();
         counters.lateness().record(start - arming.deadlineNanos);
@@ -235,6 +238,7 @@ final class TimerHandle extends Arming implements Timer {
             owner.handlerFinished(); // last: an owner seen idle has its run counted
         }
         afterRun(arming, end); // the handler's end time is also what a periodic timer's next period starts from
+        return end;
     }
 
     /** The owner closed after this event was handed to its queue: the event is dropped, as if cancelled. */

@@ -1,0 +1,134 @@
+package org.rouse.timer.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.rouse.api.internal.timer.BundleTimerView;
+import org.rouse.api.internal.timer.TimerFrontCore;
+import org.rouse.timer.TimerEvent;
+import org.rouse.timer.spi.ClockedTask;
+import org.rouse.timer.spi.TimerEngine;
+import org.rouse.timer.spi.TimerEntry;
+
+/**
+ * The clock readings an engine shares with the front's tasks ({@link ClockedTask}): the wheel engine hands a clocked
+ * task the reading it took as it took the task, and the front starts a timer's handler at that reading instead of
+ * reading the clock again.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class ClockedTaskTest {
+
+    @Test
+    void theWheelEngineHandsAClockedTaskItsReadingInsteadOfCallingRun() throws Exception {
+        WheelTimerEngine engine = WheelTimerEngine.started(1);
+        try {
+            AtomicInteger plainRuns = new AtomicInteger();
+            CompletableFuture<long[]> seen = new CompletableFuture<>();
+            long handedOver = System.nanoTime();
+            engine.execute(new ClockedTask() {
+                @Override
+                public void run() {
+                    plainRuns.incrementAndGet();
+                    seen.complete(new long[] {0, 0});
+                }
+
+                @Override
+                public long run(long startNanos) {
+                    long entered = System.nanoTime();
+                    seen.complete(new long[] {startNanos, entered});
+                    return entered;
+                }
+            });
+            long[] readings = seen.get(10, TimeUnit.SECONDS);
+            assertEquals(0, plainRuns.get(), "the engine called run() and read the clock itself");
+            assertTrue(readings[0] - handedOver >= 0, "the start reading was taken after the task was handed over");
+            assertTrue(readings[1] - readings[0] >= 0, "the start reading was taken before the task ran");
+        } finally {
+            engine.shutdown();
+        }
+    }
+
+    @Test
+    void aTimersHandlerStartsAtTheReadingItsEngineHandedTheFrontsTask() throws Exception {
+        long shift = TimeUnit.SECONDS.toNanos(10); // tells the engine's reading from one the front would take
+        WheelTimerEngine wheel = WheelTimerEngine.started(1);
+        ShiftedClock engine = new ShiftedClock(wheel, shift);
+        TimerFrontCore core = new TimerFrontCore();
+        core.swapTo(engine);
+        BundleTimerView view = core.newView("clocked-test");
+        try {
+            CompletableFuture<Duration> lateness = new CompletableFuture<>();
+            view.owner("clocked").schedule(Duration.ofMillis(1), (TimerEvent e) -> lateness.complete(e.lateness()));
+            Duration late = lateness.get(10, TimeUnit.SECONDS);
+            assertTrue(
+                    late.toNanos() >= shift,
+                    "the handler's start is the engine's reading (shifted by 10 s), not a fresh one: " + late);
+            assertTrue(engine.clockedRuns.get() > 0, "the front's task is a ClockedTask");
+        } finally {
+            core.release(view);
+            core.swapTo(null);
+            wheel.shutdown();
+        }
+    }
+
+    /** Runs the front's clocked tasks on the wheel engine's worker with a start reading {@code shift} ns ahead. */
+    private static final class ShiftedClock implements TimerEngine {
+        final WheelTimerEngine wheel;
+        final long shift;
+        final AtomicInteger clockedRuns = new AtomicInteger();
+
+        ShiftedClock(WheelTimerEngine wheel, long shift) {
+            this.wheel = wheel;
+            this.shift = shift;
+        }
+
+        @Override
+        public String name() {
+            return "shifted-clock";
+        }
+
+        @Override
+        public boolean arm(TimerEntry entry) {
+            return wheel.arm(entry);
+        }
+
+        @Override
+        public boolean disarm(TimerEntry entry) {
+            return wheel.disarm(entry);
+        }
+
+        @Override
+        public void execute(Runnable task) {
+            if (task instanceof ClockedTask clocked) {
+                wheel.execute(() -> {
+                    clockedRuns.incrementAndGet();
+                    clocked.run(System.nanoTime() + shift);
+                });
+            } else {
+                wheel.execute(task);
+            }
+        }
+
+        @Override
+        public List<TimerEntry> drain() {
+            return wheel.drain();
+        }
+
+        @Override
+        public long dispatcherWakeups() {
+            return wheel.dispatcherWakeups();
+        }
+
+        @Override
+        public int armedCount() {
+            return wheel.armedCount();
+        }
+    }
+}
