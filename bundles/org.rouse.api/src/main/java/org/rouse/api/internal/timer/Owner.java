@@ -37,6 +37,9 @@ final class Owner implements TimerOwner {
     private static final VarHandle LATE_RUNS;
     private static final VarHandle LATE_SUM_NANOS;
     private static final VarHandle LATE_MAX_NANOS;
+    private static final VarHandle RUNNING;
+    private static final VarHandle RUNNING_SINCE_NANOS;
+    private static final VarHandle BUSY;
 
     static {
         try {
@@ -44,6 +47,9 @@ final class Owner implements TimerOwner {
             LATE_RUNS = lookup.findVarHandle(Owner.class, "lateRuns", long.class);
             LATE_SUM_NANOS = lookup.findVarHandle(Owner.class, "lateSumNanos", long.class);
             LATE_MAX_NANOS = lookup.findVarHandle(Owner.class, "lateMaxNanos", long.class);
+            RUNNING = lookup.findVarHandle(Owner.class, "running", TimerHandle.class);
+            RUNNING_SINCE_NANOS = lookup.findVarHandle(Owner.class, "runningSinceNanos", long.class);
+            BUSY = lookup.findVarHandle(Owner.class, "busy", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -72,15 +78,24 @@ final class Owner implements TimerOwner {
     private long lateSumNanos;
     /** The largest of their lateness in ns; accessed through LATE_MAX_NANOS. */
     private long lateMaxNanos;
+    /*
+     * The "running now" record below has one writer at a time, the thread running this owner's queue, and is read by
+     * the shell and JMX: opaque stores of `running` and `runningSinceNanos`, then a release store of `busy`; a reader
+     * loads `busy` with acquire first. Volatile stores would cost a full fence each, three per firing, for a
+     * monitoring read that needs only this order.
+     */
     /**
      * The timer whose handler ran last (runs now while {@link #busy}), or null; written before {@link #busy} is set,
      * and only when it changes: a reference store on every run would cost a G1 card mark each time.
      */
-    private volatile TimerHandle running;
+    @SuppressWarnings("unused") // accessed through RUNNING
+    private TimerHandle running;
     /** When that handler started (System.nanoTime()); written before {@link #busy} is set. */
-    private volatile long runningSinceNanos;
+    @SuppressWarnings("unused") // accessed through RUNNING_SINCE_NANOS
+    private long runningSinceNanos;
     /** Whether the handler of {@link #running} runs now; set after it starts, cleared after it returns. */
-    private volatile boolean busy;
+    @SuppressWarnings("unused") // accessed through BUSY
+    private boolean busy;
     /**
      * The event every firing of this owner is handed, filled in anew each time (see {@link Event}); null until the
      * first firing. Plain: written and read only by the thread running this owner's queue, one at a time.
@@ -141,11 +156,11 @@ final class Owner implements TimerOwner {
         if (late > lateMaxNanos) {
             LATE_MAX_NANOS.setRelease(this, late);
         }
-        runningSinceNanos = startNanos;
-        if (running != timer) {
-            running = timer;
+        RUNNING_SINCE_NANOS.setOpaque(this, startNanos);
+        if ((TimerHandle) RUNNING.getOpaque(this) != timer) {
+            RUNNING.setOpaque(this, timer);
         }
-        busy = true;
+        BUSY.setRelease(this, true); // after the two above: a reader that sees it set sees them
     }
 
     /** The event object of this owner's firings; called by the thread running its queue. */
@@ -159,14 +174,15 @@ final class Owner implements TimerOwner {
 
     /** The handler started by the last {@link #handlerStarted} has returned (or thrown). */
     void handlerFinished() {
-        busy = false;
+        BUSY.setRelease(this, false);
     }
 
     /** The lateness recorded since creation or the last reset, and the handler running now. */
     OwnerSnapshot snapshot() {
-        boolean inHandler = busy; // read first: the timer and start time written before it are then the current run's
-        TimerHandle timer = inHandler ? running : null;
-        long since = runningSinceNanos;
+        // busy first, with acquire: the timer and start time written before it are then the current run's
+        boolean inHandler = (boolean) BUSY.getAcquire(this);
+        TimerHandle timer = inHandler ? (TimerHandle) RUNNING.getOpaque(this) : null;
+        long since = (long) RUNNING_SINCE_NANOS.getOpaque(this);
         return new OwnerSnapshot(
                 view.consumer(),
                 name,
