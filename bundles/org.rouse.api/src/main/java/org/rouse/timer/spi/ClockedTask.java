@@ -21,8 +21,9 @@ public interface ClockedTask extends Runnable {
     /**
      * Runs the task, as {@link #run()} does.
      *
-     * @param startNanos a {@link System#nanoTime()} reading the caller took on this thread just before the call, with
-     *     nothing between that could wait (no lock wait, park or unpark): the task may take it for its start time
+     * @param startNanos a {@link System#nanoTime()} reading the caller took on this thread as it took the task, with
+     *     only its own short bookkeeping between (no park or unpark, no wait for a lock held for long): the task may
+     *     take it for its start time, early by that bookkeeping and by the task's own first steps
      * @return a {@link System#nanoTime()} reading taken once the task's own work is done: what may follow it is
      *     bookkeeping, such as arming the next period in the engine, which the engine should not count as the task's
      *     run time

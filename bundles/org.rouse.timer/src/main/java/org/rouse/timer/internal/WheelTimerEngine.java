@@ -71,7 +71,8 @@ public final class WheelTimerEngine implements TimerEngine {
      * longer than `help.after.micros`: (a) as a worker takes a task and the tasks still queued would wait longer than
      * that behind it (their count times `taskNanosEstimate`), or another worker's task has run longer than that;
      * (b) the watchdog. `taskNanosEstimate` smooths the run time of recent tasks (each sample moves it an eighth of
-     * the way), timed from a task's take to its return, and each sample is the shorter of a task's run and the run
+     * the way), timed from a task's take to its return (for a ClockedTask, to the end reading it gives back: a timer
+     * run's handler end, before its re-arm), and each sample is the shorter of a task's run and the run
      * before it: a single task stretched by preemption or a contended lock is ignored, two long ones in a row count.
      * Without that filter a worker descheduled for a few milliseconds on a busy machine made every batch look long,
      * and the helper it woke contended for the lock, which stretched the next tasks in turn. The watchdog is one
@@ -159,7 +160,7 @@ public final class WheelTimerEngine implements TimerEngine {
      *    and a follower that returns from park without being taken (a spurious wake-up) removes itself. The watchdog
      *    is never in `idle`; it is `watchdog` from when it decides to park until it or an unparker takes it out.
      * 6. `running` counts the workers with `inTask` set: a worker sets it as it takes a task and clears it on its next
-     *    turn of the loop, where it also folds the task's run time (to the return it timed) into `taskNanosEstimate`.
+     *    turn of the loop, where it also folds the task's run time (to its end reading) into `taskNanosEstimate`.
      * 5. execute() after shutdown is refused; tasks accepted before it still run (the workers end only once `ready` is
      *    empty), until the grace period ends and the rest is discarded (the front re-issues its owners' tickets on the
      *    next engine, so it never depends on them).
@@ -846,7 +847,8 @@ public final class WheelTimerEngine implements TimerEngine {
                     taskStartNanos = System.nanoTime(); // an unpark is a system call: the reading above is stale
                 }
                 // not the next turn's reading for the end: that one comes after the lock's wait
-                me.taskEndNanos = runTask(task, taskStartNanos);
+                // never before the start: an end reading from a task (SPI) must not turn the estimate negative
+                me.taskEndNanos = Math.max(runTask(task, taskStartNanos), taskStartNanos);
             }
             case LEAD -> {
                 boolean parked = true;
@@ -1110,7 +1112,10 @@ public final class WheelTimerEngine implements TimerEngine {
         boolean inTask;
         /** When it took that task ({@code System.nanoTime()}); guarded by the engine's lock. */
         long taskStartNanos;
-        /** When that task returned ({@code System.nanoTime()}); only this thread, read by it under the lock. */
+        /**
+         * When that task returned, or a {@link ClockedTask}'s end reading ({@code System.nanoTime()}, never before
+         * {@link #taskStartNanos}); only this thread, read by it under the lock.
+         */
         long taskEndNanos;
         /** Whether it last parked as the leader; guarded by the engine's lock. */
         boolean parkedToLead;

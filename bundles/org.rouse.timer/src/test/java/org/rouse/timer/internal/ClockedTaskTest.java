@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -13,14 +15,15 @@ import org.junit.jupiter.api.Timeout;
 import org.rouse.api.internal.timer.BundleTimerView;
 import org.rouse.api.internal.timer.TimerFrontCore;
 import org.rouse.timer.TimerEvent;
+import org.rouse.timer.TimerOwner;
 import org.rouse.timer.spi.ClockedTask;
 import org.rouse.timer.spi.TimerEngine;
 import org.rouse.timer.spi.TimerEntry;
 
 /**
  * The clock readings an engine shares with the front's tasks ({@link ClockedTask}): the wheel engine hands a clocked
- * task the reading it took as it took the task, and the front starts a timer's handler at that reading instead of
- * reading the clock again.
+ * task the reading it took as it took the task, and the front starts a batch's first handler at that reading instead
+ * of reading the clock again.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class ClockedTaskTest {
@@ -71,6 +74,39 @@ class ClockedTaskTest {
                     late.toNanos() >= shift,
                     "the handler's start is the engine's reading (shifted by 10 s), not a fresh one: " + late);
             assertTrue(engine.clockedRuns.get() > 0, "the front's task is a ClockedTask");
+        } finally {
+            core.release(view);
+            core.swapTo(null);
+            wheel.shutdown();
+        }
+    }
+
+    @Test
+    void aLaterHandlerInTheSameBatchReadsItsOwnStart() throws Exception {
+        long shift = TimeUnit.SECONDS.toNanos(10);
+        // 10 ms of slack: two deadlines 1 ms apart expire in one wake-up, so one ticket runs both of the owner's runs
+        WheelTimerEngine wheel = WheelTimerEngine.started(
+                1, WheelTimerEngine.DEFAULT_SPIN_MICROS, WheelTimerEngine.DEFAULT_TICK_MICROS, 10_000);
+        ShiftedClock engine = new ShiftedClock(wheel, shift);
+        TimerFrontCore core = new TimerFrontCore();
+        core.swapTo(engine);
+        BundleTimerView view = core.newView("clocked-batch-test");
+        try {
+            List<Duration> lateness = new CopyOnWriteArrayList<>();
+            CountDownLatch ran = new CountDownLatch(2);
+            TimerOwner owner = view.owner("clocked");
+            owner.schedule(Duration.ofMillis(20), (TimerEvent e) -> {
+                lateness.add(e.lateness());
+                ran.countDown();
+            });
+            owner.schedule(Duration.ofMillis(21), (TimerEvent e) -> {
+                lateness.add(e.lateness());
+                ran.countDown();
+            });
+            assertTrue(ran.await(10, TimeUnit.SECONDS));
+            assertEquals(1, engine.clockedRuns.get(), "both runs came in one batch, under one ticket");
+            assertTrue(lateness.get(0).toNanos() >= shift, "the first starts at the engine's reading: " + lateness);
+            assertTrue(lateness.get(1).toNanos() < shift, "the second reads its own start: " + lateness);
         } finally {
             core.release(view);
             core.swapTo(null);

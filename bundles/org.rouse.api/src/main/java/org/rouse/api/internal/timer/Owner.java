@@ -179,7 +179,7 @@ final class Owner implements TimerOwner {
 
     /** The lateness recorded since creation or the last reset, and the handler running now. */
     OwnerSnapshot snapshot() {
-        // busy first, with acquire: the timer and start time written before it are then the current run's
+        // busy first, with acquire: the timer and start time read after it are then the current run's or a later one's
         boolean inHandler = (boolean) BUSY.getAcquire(this);
         TimerHandle timer = inHandler ? (TimerHandle) RUNNING.getOpaque(this) : null;
         long since = (long) RUNNING_SINCE_NANOS.getOpaque(this);

@@ -61,7 +61,9 @@ final class SerialQueue {
      *
      * Costs. No allocation per task or, in the steady state, per hand-off (the reusable ticket), and no reference
      * store on either; a reissue is one read for an idle or running queue. A batch's first run starts at the clock
-     * reading the engine passed in (ClockedTask), so a batch of one reads the clock once, at the handler's end.
+     * reading the engine passed in (ClockedTask), so a batch of one reads the clock once, at the handler's end. That
+     * start is early by the ticket's CAS and the first poll, whose monitor a submitter holds for a few stores (longer
+     * only if it is preempted there): a handler's recorded lateness may be that much short.
      */
 
     private static final Logger LOG = LoggerFactory.getLogger(SerialQueue.class);

@@ -202,8 +202,8 @@ final class TimerHandle extends Arming implements Timer {
      * (see {@link Owner#close()}). Whatever the handler throws, {@link Error}s included, ends with this event: it is
      * counted and logged, and the timer goes on by its own rules.
      *
-     * @param start a clock reading taken on this thread just before (the engine's, or the previous run's end): the
-     *     handler's start time, read before {@code closed} as the notes on owner close require
+     * @param start a clock reading taken on this thread just before (the engine's for a batch's first run, else the
+     *     queue's own): the handler's start time, read before {@code closed} as the notes on owner close require
      * @return the clock reading at the handler's end, before the re-arm
      */
     long run(Arming arming, long start) {
