@@ -55,9 +55,13 @@ public record ContextSwitches(long voluntary, long involuntary) {
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + STATUS, e);
         }
-        byte[] text = buffer.array();
-        int length = buffer.position();
-        return new ContextSwitches(counter(text, length, VOLUNTARY), counter(text, length, INVOLUNTARY));
+        return parse(buffer.array(), buffer.position(), STATUS);
+    }
+
+    /** The counters in the first {@code length} bytes of {@code text}, a thread's status file read from {@code source}. */
+    static ContextSwitches parse(byte[] text, int length, Path source) {
+        return new ContextSwitches(
+                counter(text, length, VOLUNTARY, source), counter(text, length, INVOLUNTARY, source));
     }
 
     /** This reading minus an earlier one. */
@@ -75,11 +79,11 @@ public record ContextSwitches(long voluntary, long involuntary) {
         return voluntary + involuntary;
     }
 
-    private static long counter(byte[] text, int length, byte[] label) {
+    private static long counter(byte[] text, int length, byte[] label, Path source) {
         int at = indexOf(text, length, label);
         if (at < 0) {
             throw new IllegalStateException(
-                    "no " + new String(label, StandardCharsets.US_ASCII).trim() + " in " + STATUS);
+                    "no " + new String(label, StandardCharsets.US_ASCII).trim() + " in " + source);
         }
         int i = at + label.length;
         while (i < length && (text[i] == ' ' || text[i] == '\t')) {

@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
 import org.rouse.benchmarks.measure.LatencyHistogram;
+import org.rouse.benchmarks.measure.ProcessContextSwitches;
 import org.rouse.benchmarks.measure.ProcessCpu;
 import org.rouse.benchmarks.scenario.Measurement;
 import org.rouse.benchmarks.scenario.Metric;
@@ -33,14 +34,25 @@ final class PeriodicRound implements TimerBackend.Events {
     static final Metric CPU_PERCENT = new Metric("cpu_percent", "process CPU", "% of a core", 1);
     static final Metric EVENTS = new Metric("events", "events/round", "", 0);
     static final Metric CPU_US_PER_EVENT = new Metric("cpu_us_per_event", "CPU per event", "µs", 2);
+    /**
+     * Voluntary context switches of the whole process (every live thread, mostly the backend's: parks and waits) per
+     * event: how often a backend puts a thread to sleep and wakes it again.
+     */
+    static final Metric VOLUNTARY_PER_EVENT = new Metric("voluntary_per_event", "voluntary cs/event", "", 3);
 
     /**
-     * The columns of a lateness report, in order: p50, p99, p99.9 and max lateness, process CPU and CPU per event,
-     * then {@code more} (e.g. {@link #EVENTS}).
+     * The columns of a lateness report, in order: p50, p99, p99.9 and max lateness, process CPU, CPU per event and
+     * voluntary context switches per event, then {@code more} (e.g. {@link #EVENTS}).
      */
     static List<Metric> latenessAndCpuColumns(Metric... more) {
         List<Metric> columns = new ArrayList<>(List.of(
-                Metrics.P50_US, Metrics.P99_US, Metrics.P999_US, Metrics.MAX_US, CPU_PERCENT, CPU_US_PER_EVENT));
+                Metrics.P50_US,
+                Metrics.P99_US,
+                Metrics.P999_US,
+                Metrics.MAX_US,
+                CPU_PERCENT,
+                CPU_US_PER_EVENT,
+                VOLUNTARY_PER_EVENT));
         columns.addAll(List.of(more));
         return List.copyOf(columns);
     }
@@ -87,14 +99,16 @@ final class PeriodicRound implements TimerBackend.Events {
         if (beforeWindow > 0) {
             LockSupport.parkNanos(beforeWindow);
         }
+        ProcessContextSwitches switchesBefore = ProcessContextSwitches.read();
         long cpuBefore = ProcessCpu.nanos();
         long wallBefore = System.nanoTime();
         LockSupport.parkNanos(periodNanos + budget.toNanos()); // the round's length, not waiting for a result
         long cpu = ProcessCpu.nanos() - cpuBefore;
         long wall = System.nanoTime() - wallBefore;
+        long voluntary = ProcessContextSwitches.read().since(switchesBefore).voluntary();
         round.recording = false;
         backend.stopAll();
-        return round.measurement(cpu * 100.0 / wall, cpu);
+        return round.measurement(cpu * 100.0 / wall, cpu, voluntary);
     }
 
     @Override
@@ -106,7 +120,7 @@ final class PeriodicRound implements TimerBackend.Events {
         record.get().add(Math.max(0, ranNanos - dueNanos), previous == 0 ? -1 : ranNanos - previous);
     }
 
-    private Measurement measurement(double cpuPercent, long cpuNanos) {
+    private Measurement measurement(double cpuPercent, long cpuNanos, long voluntarySwitches) {
         Histogram late = new Histogram(3);
         long n = 0;
         double intervalSum = 0;
@@ -135,6 +149,9 @@ final class PeriodicRound implements TimerBackend.Events {
                 .put(CPU_PERCENT, cpuPercent)
                 .put(EVENTS, late.getTotalCount())
                 .put(CPU_US_PER_EVENT, late.getTotalCount() == 0 ? Double.NaN : cpuNanos / 1e3 / late.getTotalCount())
+                .put(
+                        VOLUNTARY_PER_EVENT,
+                        late.getTotalCount() == 0 ? Double.NaN : (double) voluntarySwitches / late.getTotalCount())
                 .build();
     }
 

@@ -63,6 +63,7 @@ public final class TimerScaling implements Scenario {
                         Metrics.P999_US,
                         PeriodicRound.CPU_PERCENT,
                         PeriodicRound.CPU_US_PER_EVENT,
+                        PeriodicRound.VOLUNTARY_PER_EVENT,
                         PeriodicRound.EVENTS),
                 BASELINE,
                 List.of(PeriodicRound.CPU_US_PER_EVENT, Metrics.P99_US),

@@ -1,6 +1,7 @@
 package org.rouse.benchmarks.timer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -78,5 +79,7 @@ class PeriodicRoundTest {
         assertEquals((double) timers * EVENTS_PER_TIMER, m.value(PeriodicRound.EVENTS), "every event of every thread");
         assertEquals(PERIOD / 1e9, m.value(PeriodicRound.MEAN_REENTRY_S), 1e-12, "re-entries of every thread");
         assertEquals(LATENESS / 1e3, m.value(Metrics.P50_US), LATENESS / 1e3 * 0.01, "lateness of every thread");
+        double switches = m.value(PeriodicRound.VOLUNTARY_PER_EVENT);
+        assertTrue(switches >= 0, "voluntary context switches per event are measured: " + switches);
     }
 }
