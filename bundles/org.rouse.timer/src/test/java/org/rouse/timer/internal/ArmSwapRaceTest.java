@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -81,8 +80,7 @@ class ArmSwapRaceTest {
     }
 
     /** Delegates to a real engine, but holds the next arm before and after it reaches that engine. */
-    static final class GatedEngine implements TimerEngine {
-        final TimerEngine delegate;
+    static final class GatedEngine extends ForwardingTimerEngine {
         final CountDownLatch reached = new CountDownLatch(1);
         final CountDownLatch proceed = new CountDownLatch(1);
         final CountDownLatch armed = new CountDownLatch(1);
@@ -90,16 +88,11 @@ class ArmSwapRaceTest {
         private final AtomicBoolean hold = new AtomicBoolean();
 
         GatedEngine(TimerEngine delegate) {
-            this.delegate = delegate;
+            super("gated", delegate);
         }
 
         void holdNextArm() {
             hold.set(true);
-        }
-
-        @Override
-        public String name() {
-            return "gated-" + delegate.name();
         }
 
         @Override
@@ -113,31 +106,6 @@ class ArmSwapRaceTest {
             armed.countDown();
             TestThreads.awaitUninterruptibly(resume);
             return accepted;
-        }
-
-        @Override
-        public boolean disarm(TimerEntry entry) {
-            return delegate.disarm(entry);
-        }
-
-        @Override
-        public void execute(Runnable task) {
-            delegate.execute(task);
-        }
-
-        @Override
-        public List<TimerEntry> drain() {
-            return delegate.drain();
-        }
-
-        @Override
-        public long dispatcherWakeups() {
-            return delegate.dispatcherWakeups();
-        }
-
-        @Override
-        public int armedCount() {
-            return delegate.armedCount();
         }
     }
 }

@@ -17,8 +17,6 @@ import org.rouse.api.internal.timer.TimerFrontCore;
 import org.rouse.timer.TimerEvent;
 import org.rouse.timer.TimerOwner;
 import org.rouse.timer.spi.ClockedTask;
-import org.rouse.timer.spi.TimerEngine;
-import org.rouse.timer.spi.TimerEntry;
 
 /**
  * The clock readings an engine shares with the front's tasks ({@link ClockedTask}): the wheel engine hands a clocked
@@ -115,56 +113,25 @@ class ClockedTaskTest {
     }
 
     /** Runs the front's clocked tasks on the wheel engine's worker with a start reading {@code shift} ns ahead. */
-    private static final class ShiftedClock implements TimerEngine {
-        final WheelTimerEngine wheel;
+    private static final class ShiftedClock extends ForwardingTimerEngine {
         final long shift;
         final AtomicInteger clockedRuns = new AtomicInteger();
 
         ShiftedClock(WheelTimerEngine wheel, long shift) {
-            this.wheel = wheel;
+            super("shifted-clock", wheel);
             this.shift = shift;
-        }
-
-        @Override
-        public String name() {
-            return "shifted-clock";
-        }
-
-        @Override
-        public boolean arm(TimerEntry entry) {
-            return wheel.arm(entry);
-        }
-
-        @Override
-        public boolean disarm(TimerEntry entry) {
-            return wheel.disarm(entry);
         }
 
         @Override
         public void execute(Runnable task) {
             if (task instanceof ClockedTask clocked) {
-                wheel.execute(() -> {
+                delegate.execute(() -> {
                     clockedRuns.incrementAndGet();
                     clocked.run(System.nanoTime() + shift);
                 });
             } else {
-                wheel.execute(task);
+                delegate.execute(task);
             }
-        }
-
-        @Override
-        public List<TimerEntry> drain() {
-            return wheel.drain();
-        }
-
-        @Override
-        public long dispatcherWakeups() {
-            return wheel.dispatcherWakeups();
-        }
-
-        @Override
-        public int armedCount() {
-            return wheel.armedCount();
         }
     }
 }

@@ -133,51 +133,25 @@ class PeriodicReuseTest {
     }
 
     /** The wheel engine, recording every entry armed and every task handed over (by identity). */
-    private static final class Recording implements TimerEngine {
-        final WheelTimerEngine wheel;
+    private static final class Recording extends ForwardingTimerEngine {
         final List<Object> armed = Collections.synchronizedList(new ArrayList<>());
         final List<Object> tasks = Collections.synchronizedList(new ArrayList<>());
 
         Recording(WheelTimerEngine wheel) {
-            this.wheel = wheel;
-        }
-
-        @Override
-        public String name() {
-            return "recording";
+            super("recording", wheel);
         }
 
         @Override
         public boolean arm(TimerEntry entry) {
-            boolean accepted = wheel.arm(entry);
+            boolean accepted = delegate.arm(entry);
             armed.add(entry);
             return accepted;
         }
 
         @Override
-        public boolean disarm(TimerEntry entry) {
-            return wheel.disarm(entry);
-        }
-
-        @Override
         public void execute(Runnable task) {
             tasks.add(task);
-            wheel.execute(task);
-        }
-
-        @Override
-        public List<TimerEntry> drain() {
-            return wheel.drain();
-        }
-
-        @Override
-        public long dispatcherWakeups() {
-            return wheel.dispatcherWakeups();
-        }
-
-        @Override
-        public int armedCount() {
-            return wheel.armedCount();
+            delegate.execute(task);
         }
     }
 }
