@@ -386,7 +386,7 @@ class LeaderFollowerDispatchTest {
         }
         assertTrue(estimate > 75 * micro && estimate < 400 * micro, "settled at " + estimate + " ns");
         // nearer the rare late ones (about 240 µs; falls of a thirty-second settled at about 170 µs, which left a 1 ms
-        // slack's p99 lateness just over 1 ms)
+        // slack's p99 lateness at about 1 ms)
         assertTrue(estimate > 200 * micro, "settled at " + estimate + " ns, too near the usual wake-ups");
         long settled = estimate;
         // one wake-up 5 ms late moves it a quarter of the way, and the usual ones bring it back down
