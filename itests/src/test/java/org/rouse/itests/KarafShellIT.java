@@ -255,9 +255,9 @@ public class KarafShellIT {
         Path cfg = karaf.resolve("etc/org.rouse.lock.cfg");
         Pattern fair = Pattern.compile("(?m)^strategy\\s*=\\s*fair\\s*$");
         // Just after start-up Karaf's fileinstall loads etc/org.rouse.lock.cfg, writes the configuration back to it and
-        // reads it again a poll later. A change made in between is overwritten by the file's older content (once in CI:
-        // strategy=fair from the command, then 13 ms later strategy=adaptive from the file), so the command is given
-        // again whenever the configuration has lost it; the file must end up holding it.
+        // reads it again a poll later. A change made in between is overwritten by the file's older content (Karaf's log
+        // then shows strategy=fair from the command and, 13 ms later, strategy=adaptive from the file), so the command
+        // is given again whenever the configuration has lost it; the file must end up holding it.
         await().atMost(COMMAND).pollInterval(Duration.ofSeconds(2)).until(() -> {
             if (Files.isRegularFile(cfg) && fair.matcher(Files.readString(cfg)).find()) {
                 return true;
