@@ -9,11 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.IllegalBlockingModeException;
 import java.nio.channels.SelectionKey;
 import java.nio.channels.ServerSocketChannel;
 import java.nio.channels.SocketChannel;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -101,7 +103,18 @@ class SelectorServiceTest {
         rig.core.swapTo(engine);
         BundleSelectorView view = rig.view();
         ServerSocketChannel server = rig.server();
-        echoServer(view, server);
+        // Each upcall returns, and so queues its re-arm, only once the loop is selecting again: a loop that had not yet
+        // reached select would find the re-arm queued and apply it without waiting, which hid the missing wakeup in 20
+        // calls out of 20 once in CI.
+        view.accept(server, SelectionKey.OP_READ, connection -> new Rig.Echo() {
+            @Override
+            public void onReady(ChannelRegistration registration, int readyOps) throws IOException {
+                super.onReady(registration, readyOps);
+                await().pollDelay(Duration.ZERO)
+                        .pollInterval(Duration.ofMillis(1))
+                        .until(engine::isSelecting);
+            }
+        });
         SocketChannel client = rig.connect(server);
         assertEquals(-1L, Rig.call(client, -1L)); // connection accepted and registered
 
