@@ -108,26 +108,44 @@ class AdaptiveWatchTest {
     @Test
     void aSequenceOfCallsIsWatchedFromItsSecondCallOn() throws Exception {
         NioSelectorEngine engine = engine(true, 100_000);
-        SocketChannel client = rig.connect(echoServer());
-
-        for (long i = 0; i < 50; i++) { // each call sent as soon as the last reply came: well within 100 ms
-            assertEquals(i, Rig.call(client, i));
-        }
-
-        assertEquals(1L, counter(engine, "watch.skipped"), "only the first upcall's end was not watched");
-        // from the third call on the watching thread serves each; an end that finds no spare worker at that moment
+        ServerSocketChannel server = echoServer();
+        // From the third call on the watching thread serves each; an end that finds no spare worker at that moment
         // (the pool's snapshot, briefly false around a loop hand-over) re-arms instead, counted neither way. How often
-        // that happens depends on the host: CI on an EPYC host saw 34 hits and 15 re-arms, an Intel host 47 and 2. So
-        // the test asks that most ends are watched and that no watch waits in vain (the calls come back to back).
-        assertTrue(
-                counter(engine, "watch.hits") >= 25,
-                "from the third call on the watching thread serves most: " + engine.counters());
-        // The client has its last reply before that upcall's end: its watch waits out the period, since no call
-        // follows, and is counted a miss only then. Every other end was followed by a call within the period.
-        await().atMost(10, TimeUnit.SECONDS).until(() -> ended(engine) == 50);
-        assertTrue(
-                counter(engine, "watch.misses") <= 1,
-                "a watched sequence never waits out the period, only its last end may: " + engine.counters());
+        // that happens depends on the host: CI on an EPYC host saw 34 hits and 15 re-arms, an Intel host 47 and 2, and
+        // a preempted thread can make such re-arms come in runs. So the test asks that most ends are watched, on one
+        // of up to five connections; a sequence that is never watched falls short on all five.
+        int attempts = 5;
+        for (int attempt = 1; ; attempt++) {
+            SocketChannel client = rig.connect(server);
+            long skippedBefore = counter(engine, "watch.skipped");
+            long hitsBefore = counter(engine, "watch.hits");
+            long missesBefore = counter(engine, "watch.misses");
+            long endedBefore = ended(engine);
+
+            for (long i = 0; i < 50; i++) { // each call sent as soon as the last reply came: well within 100 ms
+                assertEquals(i, Rig.call(client, i));
+            }
+
+            assertEquals(
+                    1L,
+                    counter(engine, "watch.skipped") - skippedBefore,
+                    "only the first upcall's end was not watched");
+            long hits = counter(engine, "watch.hits") - hitsBefore;
+            // The client has its last reply before that upcall's end: its watch waits out the period, since no call
+            // follows, and is counted a miss only then. Every other end was followed by a call within the period.
+            await().atMost(10, TimeUnit.SECONDS).until(() -> ended(engine) == endedBefore + 50);
+            assertTrue(
+                    counter(engine, "watch.misses") - missesBefore <= 1,
+                    "a watched sequence never waits out the period, only its last end may: " + engine.counters());
+            if (hits >= 25) {
+                return;
+            }
+            assertTrue(
+                    attempt < attempts,
+                    "from the third call on the watching thread serves most, in none of " + attempts
+                            + " sequences; the last: " + hits + " hits, " + engine.counters());
+            // the connection stays open: its close would be one more upcall end, counted in the next sequence
+        }
     }
 
     @Test

@@ -94,6 +94,9 @@ class LoopTakeoverTest {
             assertTrue(engine.counters().get("loop.takeovers") >= 1, "taken over: " + engine.counters());
             release.countDown();
             assertEquals(RecordingEcho.BLOCK, blockedCall.get(30, TimeUnit.SECONDS));
+            // the reply is written inside the upcall, before the old holder marks its channel for the pool and parks
+            // as the standby: until then the next calls could still run on the loop
+            Rig.awaitStandbyParked(engine);
             for (long i = 1; i <= 5; i++) {
                 assertEquals(i, Rig.call(blocked, i), "the blocked connection's later calls");
             }

@@ -82,9 +82,11 @@ class ClockedTaskTest {
     @Test
     void aLaterHandlerInTheSameBatchReadsItsOwnStart() throws Exception {
         long shift = TimeUnit.SECONDS.toNanos(10);
-        // 10 ms of slack: two deadlines 1 ms apart expire in one wake-up, so one ticket runs both of the owner's runs
+        // 200 ms of slack: two deadlines 1 ms apart expire in one wake-up, so one ticket runs both of the owner's runs,
+        // even if the test thread is held up between the two schedule calls (with 10 ms, once the worker that the
+        // first call woke took the CPU for 9 ms the second deadline fell outside the first's window)
         WheelTimerEngine wheel = WheelTimerEngine.started(
-                1, WheelTimerEngine.DEFAULT_SPIN_MICROS, WheelTimerEngine.DEFAULT_TICK_MICROS, 10_000);
+                1, WheelTimerEngine.DEFAULT_SPIN_MICROS, WheelTimerEngine.DEFAULT_TICK_MICROS, 200_000);
         ShiftedClock engine = new ShiftedClock(wheel, shift);
         TimerFrontCore core = new TimerFrontCore();
         core.swapTo(engine);
