@@ -39,6 +39,13 @@ final class PeriodicRound implements TimerBackend.Events {
      * event: how often a backend puts a thread to sleep and wakes it again.
      */
     static final Metric VOLUNTARY_PER_EVENT = new Metric("voluntary_per_event", "voluntary cs/event", "", 3);
+    /**
+     * Returns from park of the engine's threads per second (Rouse's wheel engine: the leader's timed parks, the
+     * watchdog's, followers woken to run or watch); n/a for a backend that keeps no count.
+     */
+    static final Metric ENGINE_WAKEUPS_PER_S = new Metric("engine_wakeups_per_s", "engine wake-ups/s", "", 0);
+    /** Of those, the watchdog's returns from its timed park per second (see WheelTimerEngine, "Helping"). */
+    static final Metric WATCHDOG_WAKEUPS_PER_S = new Metric("watchdog_wakeups_per_s", "watchdog wake-ups/s", "", 0);
 
     /**
      * The columns of a lateness report, in order: p50, p99, p99.9 and max lateness, process CPU, CPU per event and
@@ -100,15 +107,23 @@ final class PeriodicRound implements TimerBackend.Events {
             LockSupport.parkNanos(beforeWindow);
         }
         ProcessContextSwitches switchesBefore = ProcessContextSwitches.read();
+        TimerBackend.WakeCounts wakesBefore = backend.wakeCounts();
         long cpuBefore = ProcessCpu.nanos();
         long wallBefore = System.nanoTime();
         LockSupport.parkNanos(periodNanos + budget.toNanos()); // the round's length, not waiting for a result
         long cpu = ProcessCpu.nanos() - cpuBefore;
         long wall = System.nanoTime() - wallBefore;
         long voluntary = ProcessContextSwitches.read().since(switchesBefore).voluntary();
+        TimerBackend.WakeCounts wakesAfter = backend.wakeCounts();
         round.recording = false;
         backend.stopAll();
-        return round.measurement(cpu * 100.0 / wall, cpu, voluntary);
+        double seconds = wall / 1e9;
+        return round.measurement(cpu * 100.0 / wall, cpu, voluntary)
+                .put(ENGINE_WAKEUPS_PER_S, perSecond(wakesBefore.wakeups(), wakesAfter.wakeups(), seconds))
+                .put(
+                        WATCHDOG_WAKEUPS_PER_S,
+                        perSecond(wakesBefore.watchdogWakeups(), wakesAfter.watchdogWakeups(), seconds))
+                .build();
     }
 
     @Override
@@ -120,7 +135,12 @@ final class PeriodicRound implements TimerBackend.Events {
         record.get().add(Math.max(0, ranNanos - dueNanos), previous == 0 ? -1 : ranNanos - previous);
     }
 
-    private Measurement measurement(double cpuPercent, long cpuNanos, long voluntarySwitches) {
+    /** The rate of a count between two readings, NaN (n/a) if the backend keeps no such count. */
+    private static double perSecond(long before, long after, double seconds) {
+        return before < 0 || after < 0 ? Double.NaN : (after - before) / seconds;
+    }
+
+    private Measurement.Builder measurement(double cpuPercent, long cpuNanos, long voluntarySwitches) {
         Histogram late = new Histogram(3);
         long n = 0;
         double intervalSum = 0;
@@ -151,8 +171,7 @@ final class PeriodicRound implements TimerBackend.Events {
                 .put(CPU_US_PER_EVENT, late.getTotalCount() == 0 ? Double.NaN : cpuNanos / 1e3 / late.getTotalCount())
                 .put(
                         VOLUNTARY_PER_EVENT,
-                        late.getTotalCount() == 0 ? Double.NaN : (double) voluntarySwitches / late.getTotalCount())
-                .build();
+                        late.getTotalCount() == 0 ? Double.NaN : (double) voluntarySwitches / late.getTotalCount());
     }
 
     /** What one thread recorded; written by that thread and read once the round ends, both under its monitor. */

@@ -48,6 +48,19 @@ abstract class TimerBackend implements AutoCloseable {
     /** The name prefix of the thread that waits for deadlines (as in {@code /proc/self/task/N/comm}). */
     abstract String timerThreadName();
 
+    /**
+     * The engine's own wake-up counts so far, {@link WakeCounts#NONE} for a backend that keeps none: the wheel engine's
+     * returns from park, and among them its watchdog's.
+     */
+    WakeCounts wakeCounts() {
+        return WakeCounts.NONE;
+    }
+
+    /** Cumulative wake-up counts of a backend's threads; {@code -1} where it keeps no count. */
+    record WakeCounts(long wakeups, long watchdogWakeups) {
+        static final WakeCounts NONE = new WakeCounts(-1, -1);
+    }
+
     @Override
     public abstract void close() throws Exception;
 
@@ -115,6 +128,11 @@ abstract class TimerBackend implements AutoCloseable {
 
         long dispatcherWakeups() {
             return engine.dispatcherWakeups();
+        }
+
+        @Override
+        WakeCounts wakeCounts() {
+            return new WakeCounts(engine.dispatcherWakeups(), engine.watchdogWakeups());
         }
 
         @Override

@@ -53,7 +53,11 @@ public final class TimerSlack implements Scenario {
     @Override
     public ReportLayout layout() {
         return new ReportLayout(
-                PeriodicRound.latenessAndCpuColumns(PeriodicRound.MEAN_REENTRY_S, PeriodicRound.EVENTS),
+                PeriodicRound.latenessAndCpuColumns(
+                        PeriodicRound.MEAN_REENTRY_S,
+                        PeriodicRound.EVENTS,
+                        PeriodicRound.ENGINE_WAKEUPS_PER_S,
+                        PeriodicRound.WATCHDOG_WAKEUPS_PER_S),
                 BASELINE,
                 List.of(PeriodicRound.CPU_PERCENT, Metrics.P99_US),
                 true);

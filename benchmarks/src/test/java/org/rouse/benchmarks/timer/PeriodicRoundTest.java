@@ -81,5 +81,20 @@ class PeriodicRoundTest {
         assertEquals(LATENESS / 1e3, m.value(Metrics.P50_US), LATENESS / 1e3 * 0.01, "lateness of every thread");
         double switches = m.value(PeriodicRound.VOLUNTARY_PER_EVENT);
         assertTrue(switches >= 0, "voluntary context switches per event are measured: " + switches);
+        assertTrue(Double.isNaN(m.value(PeriodicRound.ENGINE_WAKEUPS_PER_S)), "a backend that counts none: n/a");
+    }
+
+    @Test
+    @Timeout(30)
+    void theWheelEnginesWakeUpsAreCountedPerSecond() throws Exception {
+        try (TimerBackend rouse = new TimerBackend.Rouse(2, 1000)) {
+            Measurement m = PeriodicRound.run(rouse, 100, Duration.ofMillis(10), Duration.ofMillis(300));
+
+            // 100 timers of 10 ms with 1 ms of slack: the leader wakes for a batch every millisecond or so
+            double wakeups = m.value(PeriodicRound.ENGINE_WAKEUPS_PER_S);
+            assertTrue(wakeups > 100, "engine wake-ups per second: " + wakeups);
+            double watchdog = m.value(PeriodicRound.WATCHDOG_WAKEUPS_PER_S);
+            assertTrue(watchdog >= 0 && watchdog <= wakeups, "watchdog wake-ups among them: " + watchdog);
+        }
     }
 }
