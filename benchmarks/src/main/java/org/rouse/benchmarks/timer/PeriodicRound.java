@@ -41,7 +41,8 @@ final class PeriodicRound implements TimerBackend.Events {
     static final Metric VOLUNTARY_PER_EVENT = new Metric("voluntary_per_event", "voluntary cs/event", "", 3);
     /**
      * Returns from park of the engine's threads per second (Rouse's wheel engine: the leader's timed parks, the
-     * watchdog's, followers woken to run or watch); n/a for a backend that keeps no count.
+     * watchdog's, followers woken to run or watch); n/a for a backend that keeps no count. A wake-up costs more than a
+     * typical handler, so this shows where a slack's CPU beyond one wake-up per slack goes.
      */
     static final Metric ENGINE_WAKEUPS_PER_S = new Metric("engine_wakeups_per_s", "engine wake-ups/s", "", 0);
     /** Of those, the watchdog's returns from its timed park per second (see WheelTimerEngine, "Helping"). */

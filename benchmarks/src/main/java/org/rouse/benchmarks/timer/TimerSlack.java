@@ -32,8 +32,9 @@ public final class TimerSlack implements Scenario {
     public String description() {
         return "711 and 10,000 fixed-rate timers every 50 ms, phases spread over the period: lateness of each event"
                 + " and process CPU for Rouse with 1 ms of timer slack (wheel engine, 4 workers), HashedWheelTimer"
-                + " (1 ms tick), Rouse with exact deadlines and ScheduledThreadPoolExecutor (4 threads). Full mode"
-                + " runs 3 measured rounds of 5 s per variant.";
+                + " (1 ms tick), Rouse with exact deadlines and ScheduledThreadPoolExecutor (4 threads); for Rouse also"
+                + " the engine's wake-ups per second and its watchdog's among them. Full mode runs 3 measured rounds"
+                + " of 5 s per variant.";
     }
 
     @Override

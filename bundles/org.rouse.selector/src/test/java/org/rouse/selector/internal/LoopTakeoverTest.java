@@ -95,7 +95,8 @@ class LoopTakeoverTest {
             release.countDown();
             assertEquals(RecordingEcho.BLOCK, blockedCall.get(30, TimeUnit.SECONDS));
             // the reply is written inside the upcall, before the old holder marks its channel for the pool and parks
-            // as the standby: until then the next calls could still run on the loop
+            // as the standby; until a standby is parked every ready upcall goes to the pool anyway, so only calls
+            // made after that show that the channel's mark sends them there
             Rig.awaitStandbyParked(engine);
             for (long i = 1; i <= 5; i++) {
                 assertEquals(i, Rig.call(blocked, i), "the blocked connection's later calls");

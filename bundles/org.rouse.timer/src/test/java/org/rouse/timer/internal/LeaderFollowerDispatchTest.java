@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.rouse.api.internal.timer.BundleTimerView;
@@ -269,10 +270,13 @@ class LeaderFollowerDispatchTest {
         long takeovers = engine.takeovers() - takeoversBefore;
         long handoffs = engine.handoffs() - handoffsBefore;
         // A worker descheduled for over help.after.micros (1 ms) in a handler rightly brings help: a hand-off to a
-        // follower (helpHandoffs), or the watchdog joining (a help join), after which the next producer wakes a
+        // follower (helpHandoffs), or a parked thread that comes back (the watchdog, a replaced leader, a follower
+        // woken to watch) joining because work is held up (a help join), after which the next producer may wake a
         // follower to watch in its place, one hand-off. So up to one hand-off per help is allowed; the rest would be
-        // one hand-off per takeover without the rule.
+        // one hand-off per takeover without the rule. On a host so loaded that helps are many the rule cannot be told
+        // apart from its absence: the run is skipped, not passed.
         long helps = engine.helps() - helpsBefore;
+        Assumptions.assumeTrue(helps * 2 < takeovers, helps + " helps for " + takeovers + " takeovers: too loaded");
         assertTrue(
                 (handoffs - helps) * 4 < takeovers,
                 handoffs + " hand-offs (" + helps + " helps) for " + takeovers + " takeovers");
