@@ -126,10 +126,6 @@ abstract class TimerBackend implements AutoCloseable {
             view = core.newView("benchmark");
         }
 
-        long dispatcherWakeups() {
-            return engine.dispatcherWakeups();
-        }
-
         @Override
         WakeCounts wakeCounts() {
             return new WakeCounts(engine.dispatcherWakeups(), engine.watchdogWakeups());

@@ -95,7 +95,7 @@ public final class TimerIdle implements Scenario {
         @Override
         public Measurement runRound(Duration budget) throws IOException {
             long switchesBefore = switches(backend.timerThreadName());
-            long ownBefore = backend instanceof TimerBackend.Rouse rouse ? rouse.dispatcherWakeups() : -1;
+            long ownBefore = backend.wakeCounts().wakeups();
             long cpuBefore = ProcessCpu.nanos();
             long start = System.nanoTime();
             LockSupport.parkNanos(budget.toNanos()); // the observation window
@@ -104,8 +104,8 @@ public final class TimerIdle implements Scenario {
             Measurement.Builder m = Measurement.builder()
                     .put(WAKEUPS_PER_S, (switches(backend.timerThreadName()) - switchesBefore) / seconds)
                     .put(CPU_PERCENT, (ProcessCpu.nanos() - cpuBefore) * 100.0 / wall);
-            if (backend instanceof TimerBackend.Rouse rouse) {
-                m.put(OWN_COUNT_PER_S, (rouse.dispatcherWakeups() - ownBefore) / seconds);
+            if (ownBefore >= 0) {
+                m.put(OWN_COUNT_PER_S, (backend.wakeCounts().wakeups() - ownBefore) / seconds);
             }
             return m.build();
         }

@@ -3,6 +3,7 @@ package org.rouse.selector.internal;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.nio.channels.SelectionKey;
@@ -114,38 +115,32 @@ class AdaptiveWatchTest {
         // that happens depends on the host: CI on an EPYC host saw 34 hits and 15 re-arms, an Intel host 47 and 2, and
         // a preempted thread can make such re-arms come in runs. So the test asks that most ends are watched, on one
         // of up to five connections; a sequence that is never watched falls short on all five.
-        int attempts = 5;
-        for (int attempt = 1; ; attempt++) {
-            SocketChannel client = rig.connect(server);
-            long skippedBefore = counter(engine, "watch.skipped");
-            long hitsBefore = counter(engine, "watch.hits");
-            long missesBefore = counter(engine, "watch.misses");
-            long endedBefore = ended(engine);
+        inOneOfFiveSequences(
+                server, "from the third call on the watching thread serves most, in none of five sequences", client -> {
+                    long skippedBefore = counter(engine, "watch.skipped");
+                    long hitsBefore = counter(engine, "watch.hits");
+                    long missesBefore = counter(engine, "watch.misses");
+                    long endedBefore = ended(engine);
 
-            for (long i = 0; i < 50; i++) { // each call sent as soon as the last reply came: well within 100 ms
-                assertEquals(i, Rig.call(client, i));
-            }
+                    for (long i = 0; i < 50; i++) { // each call sent as soon as the last reply came: well within 100 ms
+                        assertEquals(i, Rig.call(client, i));
+                    }
 
-            assertEquals(
-                    1L,
-                    counter(engine, "watch.skipped") - skippedBefore,
-                    "only the first upcall's end was not watched");
-            long hits = counter(engine, "watch.hits") - hitsBefore;
-            // The client has its last reply before that upcall's end: its watch waits out the period, since no call
-            // follows, and is counted a miss only then. Every other end was followed by a call within the period.
-            await().atMost(10, TimeUnit.SECONDS).until(() -> ended(engine) == endedBefore + 50);
-            assertTrue(
-                    counter(engine, "watch.misses") - missesBefore <= 1,
-                    "a watched sequence never waits out the period, only its last end may: " + engine.counters());
-            if (hits >= 25) {
-                return;
-            }
-            assertTrue(
-                    attempt < attempts,
-                    "from the third call on the watching thread serves most, in none of " + attempts
-                            + " sequences; the last: " + hits + " hits, " + engine.counters());
-            // the connection stays open: its close would be one more upcall end, counted in the next sequence
-        }
+                    assertEquals(
+                            1L,
+                            counter(engine, "watch.skipped") - skippedBefore,
+                            "only the first upcall's end was not watched");
+                    long hits = counter(engine, "watch.hits") - hitsBefore;
+                    // The client has its last reply before that upcall's end: its watch waits out the period, since no
+                    // call follows, and is counted a miss only then. Every other end was followed by a call within the
+                    // period.
+                    await().atMost(10, TimeUnit.SECONDS).until(() -> ended(engine) == endedBefore + 50);
+                    assertTrue(
+                            counter(engine, "watch.misses") - missesBefore <= 1,
+                            "a watched sequence never waits out the period, only its last end may: "
+                                    + engine.counters());
+                    return hits >= 25 ? null : hits + " hits, " + engine.counters();
+                });
     }
 
     @Test
@@ -156,43 +151,65 @@ class AdaptiveWatchTest {
         // miss or, while the score climbs, an end into a skipped one; an end that finds no spare worker re-arms
         // unwatched (watch.unavailable). Each costs the next ends their watch. So a sequence that falls short is
         // repeated on a new connection, up to five times; a watch never earned back falls short in all five.
-        int attempts = 5;
-        for (int attempt = 1; ; attempt++) {
-            SocketChannel client = rig.connect(server);
-            long skippedBefore = counter(engine, "watch.skipped");
-            long missesBefore = counter(engine, "watch.misses");
-            chainsWithPauses(engine, client, 10, 1); // single calls, each five periods after the last
+        inOneOfFiveSequences(
+                server,
+                "calls within the period did not earn the watch back in any sequence (a stall or a busy pool can cost"
+                        + " one)",
+                client -> {
+                    long skippedBefore = counter(engine, "watch.skipped");
+                    long missesBefore = counter(engine, "watch.misses");
+                    chainsWithPauses(engine, client, 10, 1); // single calls, each five periods after the last
 
-            assertEquals(
-                    10L,
-                    counter(engine, "watch.skipped") - skippedBefore,
-                    "no call came within the period: " + engine.counters());
-            assertEquals(missesBefore, counter(engine, "watch.misses"));
+                    assertEquals(
+                            10L,
+                            counter(engine, "watch.skipped") - skippedBefore,
+                            "no call came within the period: " + engine.counters());
+                    assertEquals(missesBefore, counter(engine, "watch.misses"));
 
-            long endedBefore = ended(engine);
-            long hitsBefore = counter(engine, "watch.hits");
-            long unavailableBefore = counter(engine, "watch.unavailable");
-            missesBefore = counter(engine, "watch.misses");
-            for (long i = 0; i < 30; i++) { // back to back again
-                assertEquals(i, Rig.call(client, i));
-            }
-            await().atMost(10, TimeUnit.SECONDS).until(() -> ended(engine) == endedBefore + 30);
-            long hits = counter(engine, "watch.hits") - hitsBefore;
-            long unavailable = counter(engine, "watch.unavailable") - unavailableBefore;
-            long misses = counter(engine, "watch.misses") - missesBefore; // the last end's watch always misses
-            String run = "hits " + hits + ", unavailable " + unavailable + ", misses " + misses + " of 30 ends; "
-                    + engine.counters();
-            // the first of them came late (no change), the next two within the period: watched from the third on,
-            // so 27 hits; a client stalled while the score still climbs adds a skipped end instead of a miss
-            if (unavailable == 0 && misses <= 1 && hits >= 26) {
+                    long endedBefore = ended(engine);
+                    long hitsBefore = counter(engine, "watch.hits");
+                    long unavailableBefore = counter(engine, "watch.unavailable");
+                    long missesBeforeCalls = counter(engine, "watch.misses");
+                    for (long i = 0; i < 30; i++) { // back to back again
+                        assertEquals(i, Rig.call(client, i));
+                    }
+                    await().atMost(10, TimeUnit.SECONDS).until(() -> ended(engine) == endedBefore + 30);
+                    long hits = counter(engine, "watch.hits") - hitsBefore;
+                    long unavailable = counter(engine, "watch.unavailable") - unavailableBefore;
+                    // the last end's watch always misses
+                    long misses = counter(engine, "watch.misses") - missesBeforeCalls;
+                    // the first of them came late (no change), the next two within the period: watched from the
+                    // third on, so 27 hits; a client stalled while the score still climbs adds a skipped end instead
+                    // of a miss
+                    return unavailable == 0 && misses <= 1 && hits >= 26
+                            ? null
+                            : "hits " + hits + ", unavailable " + unavailable + ", misses " + misses + " of 30 ends; "
+                                    + engine.counters();
+                });
+    }
+
+    /** One sequence of calls on a new connection: null if it showed what the test asks, else what it showed. */
+    @FunctionalInterface
+    private interface Sequence {
+        String shortfall(SocketChannel client) throws Exception;
+    }
+
+    /**
+     * Runs {@code sequence} on a new connection to {@code server} until one shows what the test asks, at most five
+     * times, and fails with {@code failure} and the last shortfall if none does. A stall of the client or the server
+     * (GC, a busy 2-core host) or a moment with no spare worker costs the next ends of a sequence their watch, so one
+     * sequence falling short proves nothing; a watch that is never given or earned back falls short in all five. Each
+     * connection stays open: its close would be one more upcall end, counted in the next sequence.
+     */
+    private void inOneOfFiveSequences(ServerSocketChannel server, String failure, Sequence sequence) throws Exception {
+        String shortfall = null;
+        for (int attempt = 0; attempt < 5; attempt++) {
+            shortfall = sequence.shortfall(rig.connect(server));
+            if (shortfall == null) {
                 return;
             }
-            assertTrue(
-                    attempt < attempts,
-                    "calls within the period did not earn the watch back in any sequence (a stall or a busy pool "
-                            + "can cost one), the last: " + run);
-            // the connection stays open: a close would end in an upcall of its own, counted beside the next ones
         }
+        fail(failure + "; the last: " + shortfall);
     }
 
     @Test
