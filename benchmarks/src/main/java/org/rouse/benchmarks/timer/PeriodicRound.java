@@ -8,6 +8,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
+import org.rouse.benchmarks.measure.JitTime;
 import org.rouse.benchmarks.measure.LatencyHistogram;
 import org.rouse.benchmarks.measure.ProcessContextSwitches;
 import org.rouse.benchmarks.measure.ProcessCpu;
@@ -40,6 +41,12 @@ final class PeriodicRound implements TimerBackend.Events {
      */
     static final Metric VOLUNTARY_PER_EVENT = new Metric("voluntary_per_event", "voluntary cs/event", "", 3);
     /**
+     * Time the JIT compilers spent in the round (the JVM's total compilation time, so every compiler thread), in
+     * milliseconds: process CPU includes it, and a backend whose code is still being compiled, or compiled again
+     * after a deoptimization, pays for it in that round's CPU.
+     */
+    static final Metric JIT_MS = new Metric("jit_ms", "JIT compile time", "ms", 0);
+    /**
      * Returns from park of the engine's threads per second (Rouse's wheel engine: the leader's timed parks, the
      * watchdog's, followers woken to run or watch); n/a for a backend that keeps no count. A wake-up costs more than a
      * typical handler, so this shows where a slack's CPU beyond one wake-up per slack goes.
@@ -49,8 +56,8 @@ final class PeriodicRound implements TimerBackend.Events {
     static final Metric WATCHDOG_WAKEUPS_PER_S = new Metric("watchdog_wakeups_per_s", "watchdog wake-ups/s", "", 0);
 
     /**
-     * The columns of a lateness report, in order: p50, p99, p99.9 and max lateness, process CPU, CPU per event and
-     * voluntary context switches per event, then {@code more} (e.g. {@link #EVENTS}).
+     * The columns of a lateness report, in order: p50, p99, p99.9 and max lateness, process CPU, CPU per event,
+     * voluntary context switches per event and JIT compile time, then {@code more} (e.g. {@link #EVENTS}).
      */
     static List<Metric> latenessAndCpuColumns(Metric... more) {
         List<Metric> columns = new ArrayList<>(List.of(
@@ -60,7 +67,8 @@ final class PeriodicRound implements TimerBackend.Events {
                 Metrics.MAX_US,
                 CPU_PERCENT,
                 CPU_US_PER_EVENT,
-                VOLUNTARY_PER_EVENT));
+                VOLUNTARY_PER_EVENT,
+                JIT_MS));
         columns.addAll(List.of(more));
         return List.copyOf(columns);
     }
@@ -109,10 +117,12 @@ final class PeriodicRound implements TimerBackend.Events {
         }
         ProcessContextSwitches switchesBefore = ProcessContextSwitches.read();
         TimerBackend.WakeCounts wakesBefore = backend.wakeCounts();
+        long jitBefore = JitTime.millis();
         long cpuBefore = ProcessCpu.nanos();
         long wallBefore = System.nanoTime();
         LockSupport.parkNanos(periodNanos + budget.toNanos()); // the round's length, not waiting for a result
         long cpu = ProcessCpu.nanos() - cpuBefore;
+        long jit = JitTime.millis() - jitBefore;
         long wall = System.nanoTime() - wallBefore;
         long voluntary = ProcessContextSwitches.read().since(switchesBefore).voluntary();
         TimerBackend.WakeCounts wakesAfter = backend.wakeCounts();
@@ -120,6 +130,7 @@ final class PeriodicRound implements TimerBackend.Events {
         backend.stopAll();
         double seconds = wall / 1e9;
         return round.measurement(cpu * 100.0 / wall, cpu, voluntary)
+                .put(JIT_MS, jitBefore < 0 ? Double.NaN : jit)
                 .put(ENGINE_WAKEUPS_PER_S, perSecond(wakesBefore.wakeups(), wakesAfter.wakeups(), seconds))
                 .put(
                         WATCHDOG_WAKEUPS_PER_S,

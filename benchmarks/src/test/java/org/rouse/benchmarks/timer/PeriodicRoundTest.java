@@ -82,6 +82,8 @@ class PeriodicRoundTest {
         double switches = m.value(PeriodicRound.VOLUNTARY_PER_EVENT);
         assertTrue(switches >= 0, "voluntary context switches per event are measured: " + switches);
         assertTrue(Double.isNaN(m.value(PeriodicRound.ENGINE_WAKEUPS_PER_S)), "a backend that counts none: n/a");
+        double jit = m.value(PeriodicRound.JIT_MS);
+        assertTrue(jit >= 0, "HotSpot reports its compilation time, so a round's share is a number: " + jit);
     }
 
     @Test
