@@ -223,35 +223,52 @@ abstract class TimerBackend implements AutoCloseable {
         }
     }
 
-    /** Netty's {@code HashedWheelTimer}: ticks every {@code tick}; handlers on its single worker thread. */
+    /**
+     * Netty's {@code HashedWheelTimer}: ticks every {@code tick}; handlers on its single worker thread. A timer runs
+     * only while this backend has work (from {@code startPeriodic} or {@code armFar} until {@code stopAll}): its
+     * worker ticks even with nothing scheduled, and in an interleaved run an open timer left ticking between its own
+     * rounds would add those wake-ups (about a thousand a second at a 1 ms tick) to every other variant's round.
+     */
     static final class Netty extends TimerBackend {
-        private final HashedWheelTimer timer;
+        private final long tickNanos;
         private final List<Timeout> far = new ArrayList<>();
         private final String threadName;
+        /** The running timer, or null between rounds; only the harness's thread starts and stops it. */
+        private HashedWheelTimer timer;
+
         private volatile boolean stopped;
 
         Netty(Duration tick) {
             super("HashedWheelTimer " + tick.toMillis() + " ms tick");
             // unique within the 15 characters /proc keeps, so that timer-idle finds this one's thread
             threadName = "bench-hwt" + tick.toMillis() + "-";
-            timer = new HashedWheelTimer(named(threadName), tick.toNanos(), TimeUnit.NANOSECONDS, 512);
-            timer.start();
+            tickNanos = tick.toNanos();
+        }
+
+        /** The running timer, started if none is: one worker thread, always named {@link #timerThreadName()}. */
+        private HashedWheelTimer running() {
+            if (timer == null) {
+                timer = new HashedWheelTimer(named(threadName), tickNanos, TimeUnit.NANOSECONDS, 512);
+                timer.start();
+            }
+            return timer;
         }
 
         @Override
         void startPeriodic(long[] firstDue, long periodNanos, Events events) {
             stopped = false;
+            HashedWheelTimer wheel = running();
             for (int i = 0; i < firstDue.length; i++) {
-                chain(i, firstDue[i], periodNanos, events);
+                chain(wheel, i, firstDue[i], periodNanos, events);
             }
         }
 
         /** No periodic timers in Netty: each event arms the next, on the phase. */
-        private void chain(int index, long due, long periodNanos, Events events) {
+        private void chain(HashedWheelTimer wheel, int index, long due, long periodNanos, Events events) {
             if (stopped) {
                 return;
             }
-            timer.newTimeout(
+            wheel.newTimeout(
                     t -> {
                         long ran = System.nanoTime();
                         events.fired(index, due, ran);
@@ -259,7 +276,7 @@ abstract class TimerBackend implements AutoCloseable {
                         while (next - ran < 0) {
                             next += periodNanos;
                         }
-                        chain(index, next, periodNanos, events);
+                        chain(wheel, index, next, periodNanos, events);
                     },
                     Math.max(0, due - System.nanoTime()),
                     TimeUnit.NANOSECONDS);
@@ -267,16 +284,20 @@ abstract class TimerBackend implements AutoCloseable {
 
         @Override
         void armFar(int count, Duration delay) {
+            HashedWheelTimer wheel = running();
             for (int i = 0; i < count; i++) {
-                far.add(timer.newTimeout(t -> {}, delay.toNanos() + i * 10_000L, TimeUnit.NANOSECONDS));
+                far.add(wheel.newTimeout(t -> {}, delay.toNanos() + i * 10_000L, TimeUnit.NANOSECONDS));
             }
         }
 
         @Override
         void stopAll() {
             stopped = true;
-            far.forEach(Timeout::cancel);
             far.clear();
+            if (timer != null) {
+                timer.stop(); // cancels what is left and waits for the worker to end
+                timer = null;
+            }
         }
 
         @Override
@@ -286,8 +307,7 @@ abstract class TimerBackend implements AutoCloseable {
 
         @Override
         public void close() {
-            stopped = true;
-            timer.stop();
+            stopAll();
         }
     }
 

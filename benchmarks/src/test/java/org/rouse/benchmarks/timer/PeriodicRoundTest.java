@@ -1,6 +1,7 @@
 package org.rouse.benchmarks.timer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
@@ -98,5 +99,27 @@ class PeriodicRoundTest {
             double watchdog = m.value(PeriodicRound.WATCHDOG_WAKEUPS_PER_S);
             assertTrue(watchdog >= 0 && watchdog < wakeups, "watchdog wake-ups among them: " + watchdog);
         }
+    }
+
+    @Test
+    @Timeout(30)
+    void aHashedWheelTimerTicksOnlyDuringItsOwnRounds() throws Exception {
+        try (TimerBackend.Netty netty = new TimerBackend.Netty(Duration.ofMillis(1))) {
+            String worker = netty.timerThreadName();
+            assertFalse(alive(worker), "no worker before the first round");
+
+            for (int round = 1; round <= 2; round++) {
+                Measurement m = PeriodicRound.run(netty, 50, Duration.ofMillis(10), Duration.ofMillis(200));
+
+                assertTrue(m.value(PeriodicRound.EVENTS) > 0, "round " + round + " fired its timers");
+                // idle, it would still tick every millisecond through the other variants' rounds
+                assertFalse(alive(worker), "round " + round + "'s worker ended with the round");
+            }
+        }
+    }
+
+    private static boolean alive(String threadName) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.getName().equals(threadName) && t.isAlive());
     }
 }
