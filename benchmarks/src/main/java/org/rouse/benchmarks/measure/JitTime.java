@@ -5,8 +5,8 @@ import java.lang.management.ManagementFactory;
 
 /**
  * Time the JVM's JIT compilers have spent compiling since it started, from
- * {@link CompilationMXBean#getTotalCompilationTime()}: summed over the compiler threads, so it is close to their CPU
- * time. Process CPU ({@link ProcessCpu}) includes it; read both around a round to see how much of a round's CPU was
+ * {@link CompilationMXBean#getTotalCompilationTime()}: the elapsed time of each compilation, summed over the compiler
+ * threads, so at most about their CPU time while they are not preempted. Process CPU ({@link ProcessCpu}) includes it; read both around a round to see how much of a round's CPU was
  * compilation rather than the workload (code still warming up, or compiled again after a deoptimization).
  *
  * <pre>{@code

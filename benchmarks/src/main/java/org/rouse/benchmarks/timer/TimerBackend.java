@@ -228,6 +228,8 @@ abstract class TimerBackend implements AutoCloseable {
      * only while this backend has work (from {@code startPeriodic} or {@code armFar} until {@code stopAll}): its
      * worker ticks even with nothing scheduled, and in an interleaved run an open timer left ticking between its own
      * rounds would add those wake-ups (about a thousand a second at a 1 ms tick) to every other variant's round.
+     * ({@code timer-idle} arms every backend for its whole run, which is what it measures, so there it ticks
+     * throughout.)
      */
     static final class Netty extends TimerBackend {
         private final long tickNanos;

@@ -64,6 +64,7 @@ public final class TimerScaling implements Scenario {
                         PeriodicRound.CPU_PERCENT,
                         PeriodicRound.CPU_US_PER_EVENT,
                         PeriodicRound.VOLUNTARY_PER_EVENT,
+                        PeriodicRound.JIT_MS,
                         PeriodicRound.EVENTS),
                 BASELINE,
                 List.of(PeriodicRound.CPU_US_PER_EVENT, Metrics.P99_US),
