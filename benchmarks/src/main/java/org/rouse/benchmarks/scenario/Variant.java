@@ -7,8 +7,8 @@ import java.time.Duration;
  *
  * <p>The runner calls {@link #open()} once, then {@link #runRound(Duration)} many times interleaved with the other
  * variants' rounds, then {@link #close()} (also after a failure). Threads a variant starts in {@code open()} must be
- * idle between rounds (blocked, not spinning) so they do not disturb the other variants, and stopped in
- * {@code close()}.
+ * idle between rounds (blocked until signalled: not spinning, and not waking on a period, as a ticking timer's worker
+ * does) so they do not disturb the other variants, and stopped in {@code close()}.
  *
  * <pre>{@code
  * final class ParkFor50us implements Variant {

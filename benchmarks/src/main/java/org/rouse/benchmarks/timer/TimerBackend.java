@@ -1,7 +1,6 @@
 package org.rouse.benchmarks.timer;
 
 import io.netty.util.HashedWheelTimer;
-import io.netty.util.Timeout;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +41,7 @@ abstract class TimerBackend implements AutoCloseable {
     /** Arms {@code count} one-shots due from {@code delay} on (spread by 10 µs each), never to be run. */
     abstract void armFar(int count, Duration delay);
 
-    /** Cancels everything started. */
+    /** Cancels everything started, and stops any thread of the backend that would wake between rounds. */
     abstract void stopAll();
 
     /** The name prefix of the thread that waits for deadlines (as in {@code /proc/self/task/N/comm}). */
@@ -228,12 +227,11 @@ abstract class TimerBackend implements AutoCloseable {
      * only while this backend has work (from {@code startPeriodic} or {@code armFar} until {@code stopAll}): its
      * worker ticks even with nothing scheduled, and in an interleaved run an open timer left ticking between its own
      * rounds would add those wake-ups (about a thousand a second at a 1 ms tick) to every other variant's round.
-     * ({@code timer-idle} arms every backend for its whole run, which is what it measures, so there it ticks
-     * throughout.)
+     * ({@code timer-idle} arms every backend for its whole run, which is what its own row measures, so there it ticks
+     * throughout and the other rows' process CPU includes it.)
      */
     static final class Netty extends TimerBackend {
         private final long tickNanos;
-        private final List<Timeout> far = new ArrayList<>();
         private final String threadName;
         /** The running timer, or null between rounds; only the harness's thread starts and stops it. */
         private HashedWheelTimer timer;
@@ -288,14 +286,13 @@ abstract class TimerBackend implements AutoCloseable {
         void armFar(int count, Duration delay) {
             HashedWheelTimer wheel = running();
             for (int i = 0; i < count; i++) {
-                far.add(wheel.newTimeout(t -> {}, delay.toNanos() + i * 10_000L, TimeUnit.NANOSECONDS));
+                wheel.newTimeout(t -> {}, delay.toNanos() + i * 10_000L, TimeUnit.NANOSECONDS);
             }
         }
 
         @Override
         void stopAll() {
             stopped = true;
-            far.clear();
             if (timer != null) {
                 timer.stop(); // cancels what is left and waits for the worker to end
                 timer = null;
