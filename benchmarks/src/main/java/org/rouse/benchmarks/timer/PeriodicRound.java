@@ -148,7 +148,7 @@ final class PeriodicRound implements TimerBackend.Events {
     }
 
     /** The rate of a count between two readings, NaN (n/a) if the backend keeps no such count. */
-    private static double perSecond(long before, long after, double seconds) {
+    static double perSecond(long before, long after, double seconds) {
         return before < 0 || after < 0 ? Double.NaN : (after - before) / seconds;
     }
 

@@ -101,13 +101,14 @@ public final class TimerIdle implements Scenario {
             LockSupport.parkNanos(budget.toNanos()); // the observation window
             long wall = System.nanoTime() - start;
             double seconds = wall / 1e9;
-            Measurement.Builder m = Measurement.builder()
+            return Measurement.builder()
                     .put(WAKEUPS_PER_S, (switches(backend.timerThreadName()) - switchesBefore) / seconds)
-                    .put(CPU_PERCENT, (ProcessCpu.nanos() - cpuBefore) * 100.0 / wall);
-            if (ownBefore >= 0) {
-                m.put(OWN_COUNT_PER_S, (backend.wakeCounts().wakeups() - ownBefore) / seconds);
-            }
-            return m.build();
+                    .put(CPU_PERCENT, (ProcessCpu.nanos() - cpuBefore) * 100.0 / wall)
+                    .put(
+                            OWN_COUNT_PER_S,
+                            PeriodicRound.perSecond(
+                                    ownBefore, backend.wakeCounts().wakeups(), seconds))
+                    .build();
         }
 
         @Override

@@ -57,15 +57,7 @@ public final class TimerScaling implements Scenario {
     @Override
     public ReportLayout layout() {
         return new ReportLayout(
-                List.of(
-                        Metrics.P50_US,
-                        Metrics.P99_US,
-                        Metrics.P999_US,
-                        PeriodicRound.CPU_PERCENT,
-                        PeriodicRound.CPU_US_PER_EVENT,
-                        PeriodicRound.VOLUNTARY_PER_EVENT,
-                        PeriodicRound.JIT_MS,
-                        PeriodicRound.EVENTS),
+                PeriodicRound.latenessAndCpuColumns(PeriodicRound.EVENTS),
                 BASELINE,
                 List.of(PeriodicRound.CPU_US_PER_EVENT, Metrics.P99_US),
                 true);

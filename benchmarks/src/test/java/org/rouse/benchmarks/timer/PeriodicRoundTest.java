@@ -24,7 +24,7 @@ class PeriodicRoundTest {
     private static final long LATENESS = 2_000;
 
     /** Four threads, each running the events of its own timers one after another, all late by the same amount. */
-    private static final class FourThreads extends TimerBackend {
+    private static class FourThreads extends TimerBackend {
         private final List<Thread> threads = new ArrayList<>();
 
         FourThreads() {
@@ -76,7 +76,9 @@ class PeriodicRoundTest {
     void everyThreadsEventsAreCountedWithTheirLatenessAndReentry() {
         int timers = THREADS * TIMERS_PER_THREAD;
 
+        long jitBefore = JitTime.millis();
         Measurement m = PeriodicRound.run(new FourThreads(), timers, Duration.ofNanos(PERIOD), Duration.ofMillis(200));
+        long jitAround = JitTime.millis() - jitBefore;
 
         assertEquals((double) timers * EVENTS_PER_TIMER, m.value(PeriodicRound.EVENTS), "every event of every thread");
         assertEquals(PERIOD / 1e9, m.value(PeriodicRound.MEAN_REENTRY_S), 1e-12, "re-entries of every thread");
@@ -84,23 +86,59 @@ class PeriodicRoundTest {
         double switches = m.value(PeriodicRound.VOLUNTARY_PER_EVENT);
         assertTrue(switches >= 0, "voluntary context switches per event are measured: " + switches);
         assertTrue(Double.isNaN(m.value(PeriodicRound.ENGINE_WAKEUPS_PER_S)), "a backend that counts none: n/a");
-        if (JitTime.millis() >= 0) {
+        if (jitBefore >= 0) {
+            // the JVM compiled before this test, so a total since start would exceed what grew around the round
             double jit = m.value(PeriodicRound.JIT_MS);
-            assertTrue(jit >= 0, "a JVM that reports its compilation time: a round's share is a number: " + jit);
+            assertTrue(
+                    jit >= 0 && jit <= jitAround,
+                    "the round's share of compile time, within the " + jitAround + " ms around it: " + jit);
+        }
+    }
+
+    /** Four threads whose backend reports 2,000 wake-ups, 500 of them the watchdog's, between two readings. */
+    private static final class CountingFourThreads extends FourThreads {
+        private int readings;
+
+        @Override
+        WakeCounts wakeCounts() {
+            return readings++ == 0 ? new WakeCounts(1_000, 100) : new WakeCounts(3_000, 600);
         }
     }
 
     @Test
     @Timeout(30)
-    void theWheelEnginesWakeUpsAreCountedPerSecond() throws Exception {
+    void wakeUpsAreTheCountsGrowthDividedByTheWindow() {
+        Duration budget = Duration.ofMillis(200);
+
+        Measurement m = PeriodicRound.run(
+                new CountingFourThreads(), THREADS * TIMERS_PER_THREAD, Duration.ofNanos(PERIOD), budget);
+
+        // the window is the period plus the budget, 0.21 s, never shorter; a raw count (2,000) or a count not taken
+        // as a difference (3,000 in 0.21 s is 14,286/s) falls outside
+        double windowSeconds = (PERIOD + budget.toNanos()) / 1e9;
+        double wakeups = m.value(PeriodicRound.ENGINE_WAKEUPS_PER_S);
+        assertTrue(
+                wakeups <= 2_000 / windowSeconds + 1e-6 && wakeups > 2_000 * 1.5,
+                "2,000 wake-ups in a window of at least " + windowSeconds + " s, per second: " + wakeups);
+        double watchdog = m.value(PeriodicRound.WATCHDOG_WAKEUPS_PER_S);
+        assertEquals(0.25, watchdog / wakeups, 1e-9, "500 of the 2,000 over the same window: " + watchdog);
+    }
+
+    @Test
+    @Timeout(30)
+    void theWheelEngineBatchesWithSlackAndItsWatchdogWakes() throws Exception {
         try (TimerBackend rouse = new TimerBackend.Rouse(2, 1000)) {
             Measurement m = PeriodicRound.run(rouse, 100, Duration.ofMillis(10), Duration.ofMillis(300));
 
-            // 100 timers of 10 ms with 1 ms of slack: the leader wakes for a batch every millisecond or so
+            // 100 timers of 10 ms, 10,000 events a second: with 1 ms of slack the leader wakes once per batch, about
+            // once a millisecond, and the watchdog about once per two batches while handlers run
+            double events = m.value(PeriodicRound.EVENTS) / 0.31;
             double wakeups = m.value(PeriodicRound.ENGINE_WAKEUPS_PER_S);
-            assertTrue(wakeups > 100, "engine wake-ups per second: " + wakeups);
+            assertTrue(
+                    wakeups > 100 && wakeups < events / 2,
+                    "engine wake-ups per second: " + wakeups + ", events: " + events);
             double watchdog = m.value(PeriodicRound.WATCHDOG_WAKEUPS_PER_S);
-            assertTrue(watchdog >= 0 && watchdog < wakeups, "watchdog wake-ups among them: " + watchdog);
+            assertTrue(watchdog > 0 && watchdog < wakeups, "watchdog wake-ups among them: " + watchdog);
         }
     }
 

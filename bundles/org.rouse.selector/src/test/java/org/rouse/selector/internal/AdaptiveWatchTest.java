@@ -20,8 +20,8 @@ import org.rouse.api.internal.selector.BundleSelectorView;
  * The adaptive watch (watch.adaptive, on by default): a channel is watched after an upcall only while its calls have
  * been coming within the watch period of the upcall before them (a saturating counter per channel). So a connection
  * that makes one call, or calls less often than the period, never holds a thread watching it, a sequence of calls is
- * watched from its second call on, and chains of calls with pauses between them stay watched. Every engine has a 10-minute select timeout, so a re-arm that
- * failed to wake the loop would hang the test.
+ * watched from its second call on, and chains of calls with pauses between them stay watched. Every engine has a
+ * 10-minute select timeout, so a re-arm that failed to wake the loop would hang the test.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class AdaptiveWatchTest {
@@ -112,9 +112,8 @@ class AdaptiveWatchTest {
         ServerSocketChannel server = echoServer();
         // From the third call on the watching thread serves each; an end that finds no spare worker at that moment
         // (the pool's snapshot, briefly false around a loop hand-over) re-arms instead, counted neither way. How often
-        // that happens depends on the host: CI on an EPYC host saw 34 hits and 15 re-arms, an Intel host 47 and 2, and
-        // a preempted thread can make such re-arms come in runs. So the test asks that most ends are watched, on one
-        // of up to five connections; a sequence that is never watched falls short on all five.
+        // depends on the host (CI on an EPYC host saw 34 hits and 15 re-arms, an Intel host 47 and 2), so the test asks
+        // that most ends are watched.
         inOneOfFiveSequences(
                 server, "from the third call on the watching thread serves most, in none of five sequences", client -> {
                     long skippedBefore = counter(engine, "watch.skipped");
@@ -147,10 +146,8 @@ class AdaptiveWatchTest {
     void callsFurtherApartThanThePeriodAreNotWatchedAndACloserSequenceEarnsTheWatchBack() throws Exception {
         NioSelectorEngine engine = engine(true, PERIOD_MICROS);
         ServerSocketChannel server = echoServer();
-        // A stall of the client or the server longer than the period (GC, a busy 2-core host) turns a watch into a
-        // miss or, while the score climbs, an end into a skipped one; an end that finds no spare worker re-arms
-        // unwatched (watch.unavailable). Each costs the next ends their watch. So a sequence that falls short is
-        // repeated on a new connection, up to five times; a watch never earned back falls short in all five.
+        // A stall longer than the period turns a watch into a miss or, while the score climbs, an end into a skipped
+        // one.
         inOneOfFiveSequences(
                 server,
                 "calls within the period did not earn the watch back in any sequence (a stall or a busy pool can cost"
@@ -198,7 +195,8 @@ class AdaptiveWatchTest {
      * Runs {@code sequence} on a new connection to {@code server} until one shows what the test asks, at most five
      * times, and fails with {@code failure} and the last shortfall if none does. A stall of the client or the server
      * (GC, a busy 2-core host) or a moment with no spare worker costs the next ends of a sequence their watch, so one
-     * sequence falling short proves nothing; a watch that is never given or earned back falls short in all five. Each
+     * sequence falling short proves nothing; a watch that is never given or earned back falls short in all five. A
+     * sequence that hangs is not retried: its await throws after 10 s, within the class's 30 s timeout. Each
      * connection stays open: its close would be one more upcall end, counted in the next sequence.
      */
     private void inOneOfFiveSequences(ServerSocketChannel server, String failure, Sequence sequence) throws Exception {
@@ -221,10 +219,10 @@ class AdaptiveWatchTest {
 
         chainsWithPauses(engine, client, chains, chain); // each chain's last watch misses
 
-        // Ideally: only the very first end unwatched, one miss per chain (at its end), every other end a hit (39). The
-        // period is 1 ms, and on a busy 2-core host a call inside a chain now and then comes later than that (CI saw
-        // re-arm p99 0.9 ms), which adds a miss and can cost the next end its watch. If a chain's final miss cost the
-        // next chain its watch, most ends would go unwatched (skipped about 40, hits about 0).
+        // Ideally: only the very first end unwatched, one miss per chain (at its end), every other end a hit (39). On a
+        // busy 2-core host a call inside a chain now and then comes later than the period, which adds a miss and can
+        // cost the next end its watch. If a chain's final miss cost the next chain its watch, most ends would go
+        // unwatched (skipped about 40, hits about 0).
         String counters = " " + engine.counters();
         assertTrue(counter(engine, "watch.skipped") <= 5, "almost only the very first upcall unwatched:" + counters);
         assertTrue(counter(engine, "watch.misses") >= chains, "a miss per chain, at its end:" + counters);
