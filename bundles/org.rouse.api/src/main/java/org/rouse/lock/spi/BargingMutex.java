@@ -16,14 +16,16 @@ import java.lang.invoke.VarHandle;
  *   <li>{@link #tryLock()}: the same CAS, retried while {@code LOCKED} reads clear (a change of another bit never
  *       fails it).
  *   <li>{@link #unlock()}: while the subclass has not said that threads queue ({@link #setQueued(boolean)}), store
- *       0 (a volatile store, as {@code ReentrantLock}'s release does), then, if it says so now, call
+ *       0 (a volatile store, as {@code ReentrantLock}'s release does, or, for a subclass constructed with
+ *       {@link #BargingMutex(boolean) a release store}, one without a fence), then, if it says so now, call
  *       {@link #releasedWhileQueued()}: the store may have overwritten a bit a queueing thread set meanwhile.
  *       Otherwise call {@link #unlockContended()}, which must free the lock (and typically wakes a waiter).
  * </ul>
  *
  * <p>The subclass's part of that bargain: a thread that is going to wait calls {@code setQueued(true)} before it sets
  * its bit in the word, and {@code setQueued(false)} is called only once nobody waits any more. A bit besides
- * {@code LOCKED} that is set while {@code queued} is not may be cleared by any release.
+ * {@code LOCKED} that is set while {@code queued} is not may be cleared by any release. A subclass that chooses the
+ * release store also recovers a waiter that such a release missed (see {@link #BargingMutex(boolean)}).
  *
  * <pre>{@code
  * final class SpinThenParkMutex extends BargingMutex {
@@ -83,6 +85,21 @@ public abstract class BargingMutex implements LockPrimitive {
      * ReentrantLock does (JMH LockPrimitiveCosts, 2-core EPYC: 4.40 ns against 4.59 ns in the same run;
      * docs/performance.md).
      *
+     * The release store (opt-in, SPI 1.9). A volatile store is followed by a StoreLoad fence (on x86 a locked
+     * instruction), which waits until the store buffer has drained, including the critical section's own stores to
+     * lines that may have moved to the other core. With `releaseStore` the fast release is a release store instead
+     * (StoreStore and LoadStore: the critical section still happens before it, so mutual exclusion, which rests on
+     * the acquisitions' CAS of LOCKED from a word without it, is unchanged). For `adaptive` that halved an
+     * uncontended lock + unlock and, at two threads with work between acquisitions, took it from 0.64-0.83x to
+     * 0.87-1.20x of `synchronized` (docs/performance.md, "Locks: a release without a fence"). The price: the second
+     * read of `queued` may now be satisfied before the store is visible, so in the window of a store-buffer drain a
+     * waiter that sets `queued` and CASes its bit into the still held word is missed: the store overwrites the bit
+     * and nobody is woken ("stranding", as HotSpot's ObjectMonitor calls the same race). Such a waiter waits only
+     * until (1) the next release by any thread, which acquired by a CAS after the store landed and so reads `queued`
+     * set and takes the slow path, or (2) its own re-check: the subclass parks waiters with a timeout and, when one
+     * ends with the waiter still queued and the lock free, wakes one (as ObjectMonitor's "responsible" thread does).
+     * The same window lets a facade's swap request and a release miss each other (releasesByStore()).
+     *
      * `queued`: volatile; written only by the subclass (under whatever guards its queue of waiters), read by every
      * release before it chooses its path and by every fast release again after its store.
      */
@@ -104,9 +121,27 @@ public abstract class BargingMutex implements LockPrimitive {
     private volatile int state;
     /** Nonzero while the subclass may have threads waiting; written by the subclass before it sets a bit saying so. */
     private volatile int queued;
+    /** Whether the fast release is a release store without a StoreLoad fence (see notes); fixed at construction. */
+    private final boolean releaseStore;
 
-    /** Creates a free mutex (word 0). */
-    protected BargingMutex() {}
+    /** Creates a free mutex (word 0) whose fast release is a volatile store. */
+    protected BargingMutex() {
+        this(false);
+    }
+
+    /**
+     * Creates a free mutex (word 0), choosing the fast release.
+     *
+     * @param releaseStore {@code true} for a release store without a StoreLoad fence, which costs the releaser less
+     *     but may miss a thread that queued at the same moment: it is then woken by the next release of any thread,
+     *     and the subclass must also park its waiters with a timeout and, when one ends with the waiter still queued
+     *     and the lock free, wake one ({@link #releasedWhileQueued()} does what is needed); {@code false} for a
+     *     volatile store, which never misses one
+     * @since 1.9
+     */
+    protected BargingMutex(boolean releaseStore) {
+        this.releaseStore = releaseStore;
+    }
 
     @Override
     public final void lock() {
@@ -143,7 +178,12 @@ public abstract class BargingMutex implements LockPrimitive {
     @Override
     public final void unlock() {
         if (queued == 0) {
-            state = 0; // a waiter may have CASed in a bit since the read: `queued` read again tells (see notes)
+            // a waiter may have CASed in a bit since the read: `queued` read again tells (see notes)
+            if (releaseStore) {
+                STATE.setRelease(this, 0);
+            } else {
+                state = 0;
+            }
             if (queued != 0) {
                 releasedWhileQueued();
             }
@@ -155,6 +195,12 @@ public abstract class BargingMutex implements LockPrimitive {
     @Override
     public final boolean isLocked() {
         return (state & LOCKED) != 0;
+    }
+
+    /** Whether this mutex was constructed with the release store ({@link #BargingMutex(boolean)}). */
+    @Override
+    public final boolean releasesByStore() {
+        return releaseStore;
     }
 
     /**

@@ -62,4 +62,17 @@ public interface LockPrimitive {
     default long handoffs() {
         return 0L;
     }
+
+    /**
+     * Whether a release may free the primitive by a store without a StoreLoad fence (as {@link
+     * BargingMutex#BargingMutex(boolean)} allows), so that a thread which releases it in the same instant as another
+     * thread's failed {@link #tryLock()} may not yet see that thread's earlier writes. The facade's swap then retries
+     * its tryLock briefly instead of relying on the releasing thread alone. False by default: a volatile store, as
+     * every primitive made before 1.9.
+     *
+     * @since 1.9
+     */
+    default boolean releasesByStore() {
+        return false;
+    }
 }

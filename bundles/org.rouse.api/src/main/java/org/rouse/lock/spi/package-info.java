@@ -16,5 +16,5 @@
  * and supply only the paths that wait and wake.
  */
 @org.osgi.annotation.bundle.Export
-@org.osgi.annotation.versioning.Version("1.8.0")
+@org.osgi.annotation.versioning.Version("1.9.0")
 package org.rouse.lock.spi;

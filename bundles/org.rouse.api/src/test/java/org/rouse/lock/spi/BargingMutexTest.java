@@ -11,6 +11,8 @@ import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The final fast paths of {@link BargingMutex}: when they take the lock themselves and when they call the subclass. */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
@@ -23,6 +25,14 @@ class BargingMutexTest {
         volatile int lockInterruptiblyContended;
         volatile int unlockContended;
         volatile int releasedWhileQueued;
+
+        Recording() {
+            this(false);
+        }
+
+        Recording(boolean releaseStore) {
+            super(releaseStore);
+        }
 
         @Override
         protected void lockContended() {
@@ -77,9 +87,10 @@ class BargingMutexTest {
         }
     }
 
-    @Test
-    void aFreeWordIsTakenAndReleasedWithoutTheSubclass() throws InterruptedException {
-        Recording mutex = new Recording();
+    @ParameterizedTest(name = "release store: {0}")
+    @ValueSource(booleans = {false, true})
+    void aFreeWordIsTakenAndReleasedWithoutTheSubclass(boolean releaseStore) throws InterruptedException {
+        Recording mutex = new Recording(releaseStore);
         mutex.lock();
         assertTrue(mutex.isLocked());
         assertEquals(BargingMutex.LOCKED, mutex.state());
@@ -93,9 +104,10 @@ class BargingMutexTest {
         assertEquals(0, mutex.lockContended + mutex.lockInterruptiblyContended + mutex.unlockContended);
     }
 
-    @Test
-    void theSubclassBitsDoNotStopABargerAndAQueuedReleaseGoesToTheSubclass() {
-        Recording mutex = new Recording();
+    @ParameterizedTest(name = "release store: {0}")
+    @ValueSource(booleans = {false, true})
+    void theSubclassBitsDoNotStopABargerAndAQueuedReleaseGoesToTheSubclass(boolean releaseStore) {
+        Recording mutex = new Recording(releaseStore);
         mutex.queued(true); // the bargain: `queued` before any other bit
         mutex.markWaiters();
         assertFalse(mutex.isLocked(), "a subclass bit alone is not held");
@@ -110,9 +122,10 @@ class BargingMutexTest {
         mutex.unlock();
     }
 
-    @Test
-    void aReleaseByAStoreIsChosenByQueuedAloneAndClearsStaleBits() {
-        Recording mutex = new Recording();
+    @ParameterizedTest(name = "release store: {0}")
+    @ValueSource(booleans = {false, true})
+    void aReleaseByAStoreIsChosenByQueuedAloneAndClearsStaleBits(boolean releaseStore) {
+        Recording mutex = new Recording(releaseStore);
         mutex.lock();
         mutex.unlock();
         assertEquals(

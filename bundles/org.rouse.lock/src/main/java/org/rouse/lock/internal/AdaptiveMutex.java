@@ -60,11 +60,16 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
      * shared with AdaptiveReadWrite's readers): GRANTED means the lock was handed over (we own it), WOKEN means an
      * unlock removed us from the queue: clear `woken` and go to (1).
      *
-     * Release. Fast path (BargingMutex): when `queued` reads clear (so PARKED is clear, or stale over an empty queue),
-     * store 0, then read `queued` again; if it is set now, a waiter may have CASed PARKED in between the read and the
-     * store and lost it, so releasedWhileQueued, under the monitor, sets PARKED again if the queue is not empty and
-     * wakes the head if the lock is still free and nobody woken is in flight (BargingMutex's notes give the Dekker
-     * argument). `queued` is
+     * Release. Fast path (BargingMutex, with its release store): when `queued` reads clear (so PARKED is clear, or
+     * stale over an empty queue), store 0 without a StoreLoad fence, then read `queued` again; if it is set now, a
+     * waiter may have CASed PARKED in between the read and the store and lost it, so releasedWhileQueued, under the
+     * monitor, sets PARKED again if the queue is not empty and wakes the head if the lock is still free and nobody
+     * woken is in flight. Without the fence the second read can miss such a waiter (BargingMutex's notes): it is then
+     * woken by the next release of any thread, or by its own re-check. A node that enters an empty queue (the only
+     * one such a release can miss, since `queued` is set whenever the queue is not) parks for at most
+     * FIRST_RECHECK_NANOS at a time, doubling up to a second; every other node for at most a second, a safety net for
+     * a first node that leaves by a timeout in the same instant. When a re-check finds the node still queued and the
+     * lock free, it runs releasedWhileQueued. `queued` is
      * set under the monitor before PARKED and cleared wherever the queue becomes empty. Slow path: if a woken thread
      * is in flight, the release clears LOCKED by one atomic add (it holds the bit, so only that bit changes) without
      * the monitor or the clock and is done unless `woken` was cleared meanwhile
@@ -85,7 +90,8 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
      * PARKED by CAS under the monitor, which the slow unlocker holds while it stores), so the slow unlocker may use
      * plain volatile stores; the fast release's store may overwrite such a CAS, which `queued` reveals (I1).
      * (I3) No lost wake-up: a thread parks only after it saw LOCKED under the monitor and set `queued` and PARKED, so
-     * the holder's release takes the slow path, or stores the word, sees `queued` and restores PARKED and wakes.
+     * the holder's release takes the slow path, or stores the word, sees `queued` and restores PARKED and wakes, or
+     * (the release store's window) misses it, and then the next release or the node's re-check wakes it.
      * An unlock that frees the lock without waking anybody read `woken` = W
      * after its store; W clears `woken` after that (SC order of volatiles), so W's next look at the word sees the
      * free lock or a later holder, whose own release takes the slow path (PARKED is still set, by I1) and wakes.
@@ -98,8 +104,10 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
      * queue is granted the lock within one interval of reaching the head, and a woken thread that loses the race
      * goes back to the head, so every queued thread eventually reaches the head.
      *
-     * Costs. Uncontended: one CAS to lock; to unlock a volatile store and two volatile reads (ReentrantLock's
-     * release: a store and a read of its queue head), no clock read, no allocation. Contended: a barging
+     * Costs. Uncontended: one CAS to lock; to unlock a release store and two volatile reads (ReentrantLock's
+     * release: a volatile store, with its fence, and a read of its queue head), no clock read, no allocation. A
+     * parked thread that waits longer than 1 ms wakes about log2(wait / 1 ms) more times (the first queued) or once a
+     * second (the others). Contended: a barging
      * acquisition one read and one CAS; a node per acquisition that parks; an unlock with a woken thread in flight:
      * one atomic add and three volatile reads; otherwise the monitor, one clock read (the timer) and at most one
      * unpark.
@@ -108,6 +116,9 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
     static final String STRATEGY = "adaptive";
 
     static final int PARKED = 2;
+
+    /** The first park of a node that enters an empty queue lasts at most this long before it re-checks (see notes). */
+    static final long FIRST_RECHECK_NANOS = 1_000_000L;
 
     private static final VarHandle WOKEN_NODE;
     private static final VarHandle PARKS;
@@ -144,6 +155,7 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
     private final Supplier<AdaptiveTuning> tuning;
 
     AdaptiveMutex(Supplier<AdaptiveTuning> tuning) {
+        super(true); // the release store: its missed waiters re-check (see notes)
         this.tuning = tuning;
         this.fairness = new FairnessTimer(tuning);
     }
@@ -205,6 +217,14 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
         synchronized (queue) {
             fairness.rearm(nanos);
         }
+    }
+
+    /**
+     * Frees the lock as a release store that missed a queueing thread leaves it: the word 0 (PARKED lost), `queued`
+     * still set, nobody woken. For tests of the re-check; the caller must hold the lock.
+     */
+    void releaseMissingTheQueue() {
+        setState(0);
     }
 
     /** The number of queued (parked or about to park) threads; for tests. */
@@ -296,6 +316,9 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
                     break;
                 }
             }
+            // only a node entering an empty queue can be missed by a release store; the others' interval is a safety
+            // net
+            node.recheckNanos = queue.isEmpty() ? FIRST_RECHECK_NANOS : AdaptiveWaiter.MAX_RECHECK_NANOS;
             if (atHead) {
                 queue.addFirst(node); // woken before and lost the race: keep its place
             } else {
@@ -396,6 +419,14 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
         }
         if (wake != null) {
             LockSupport.unpark(wake);
+        }
+    }
+
+    /** A re-check by a node still queued: if the lock is free, a release store may have missed it (see notes). */
+    @Override
+    public void recheck() {
+        if ((state() & LOCKED) == 0) {
+            releasedWhileQueued();
         }
     }
 

@@ -304,6 +304,12 @@ final class AdaptiveReadWrite implements ReadWritePrimitive, AdaptiveWaiter.Queu
         return (state & ~FLAGS) != 0;
     }
 
+    /** A writer's release ends with its {@code writers} mutex's release store. */
+    @Override
+    public boolean releasesByStore() {
+        return writers.releasesByStore();
+    }
+
     @Override
     public long spins() {
         return spins + writers.spins();

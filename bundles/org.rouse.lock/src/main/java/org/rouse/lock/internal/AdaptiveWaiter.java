@@ -25,6 +25,13 @@ final class AdaptiveWaiter {
      * wait that gives up asks the queue to take the node out, which fails if an unlock granted it the lock
      * meanwhile, and then the caller owns the lock and the interrupt is reported instead.
      *
+     * Re-checks. A primitive whose fast release can miss a thread queueing at the same moment (BargingMutex's
+     * release store) gives its nodes a re-check interval: the node then parks at most that long at a time, doubling
+     * it up to MAX_RECHECK_NANOS, and each time it comes back still WAITING asks the queue to re-check
+     * (Queue.recheck), which wakes the head if the lock is free. HotSpot's ObjectMonitor recovers from the same race
+     * with one "responsible" thread that parks with a timeout of 1 ms, growing eightfold up to 1 s. Nodes without
+     * an interval (readers of AdaptiveReadWrite, whose protocol cannot miss them) park as before.
+     *
      * Invariants. `status` leaves WAITING only by an unlocker's write under the primitive's monitor, after which the
      * node is out of the queue; `await` parks only while it reads WAITING, so an unpark that precedes the park is
      * not lost (LockSupport's permit). Each park is counted once, when it is about to happen.
@@ -56,7 +63,16 @@ final class AdaptiveWaiter {
 
         /** Counts one park of a waiting thread. */
         void countPark();
+
+        /**
+         * Called by a node with a re-check interval whose timed park ended while it was still waiting: wakes the head
+         * of the queue if the lock is free and nobody else will (a wake-up a fast release may have missed).
+         */
+        default void recheck() {}
     }
+
+    /** The longest park of a node with a re-check interval before it re-checks. */
+    static final long MAX_RECHECK_NANOS = 1_000_000_000L;
 
     /** The waiting thread, which unlockers unpark. */
     final Thread thread;
@@ -66,6 +82,12 @@ final class AdaptiveWaiter {
     private final Mode mode;
     /** The {@code System.nanoTime()} deadline of a TIMED wait; unused otherwise. */
     private final long deadline;
+    /**
+     * How long the next park lasts at most before a re-check, 0 for never; set by the waiting thread itself as the
+     * primitive queues the node, doubled by it after each re-check (up to MAX_RECHECK_NANOS). Only that thread
+     * touches it.
+     */
+    long recheckNanos;
     /** A node for the calling thread's acquisition in {@code mode}, until {@code deadline} if TIMED. */
     AdaptiveWaiter(Mode mode, long deadline) {
         this.thread = Thread.currentThread();
@@ -89,16 +111,26 @@ final class AdaptiveWaiter {
                 if (st != WAITING) {
                     return st;
                 }
+                long timeout = 0L; // none
                 if (mode == Mode.TIMED) {
-                    long left = deadline - System.nanoTime();
-                    if (left <= 0L) {
+                    timeout = deadline - System.nanoTime();
+                    if (timeout <= 0L) {
                         return queue.cancel(this) ? LEFT : GRANTED;
                     }
-                    queue.countPark();
-                    LockSupport.parkNanos(queue, left);
+                }
+                long recheck = recheckNanos;
+                boolean rechecking = recheck > 0L && (timeout == 0L || recheck < timeout);
+                queue.countPark();
+                if (rechecking) {
+                    LockSupport.parkNanos(queue, recheck);
+                } else if (timeout > 0L) {
+                    LockSupport.parkNanos(queue, timeout);
                 } else {
-                    queue.countPark();
                     LockSupport.park(queue);
+                }
+                if (rechecking && status == WAITING) {
+                    recheckNanos = Math.min(2 * recheck, MAX_RECHECK_NANOS);
+                    queue.recheck();
                 }
                 if (Thread.interrupted()) {
                     if (mode == Mode.UNINTERRUPTIBLE) {

@@ -104,6 +104,37 @@ class AdaptiveMutexTest {
     }
 
     /**
+     * The release store's window (BargingMutex notes): an unlock that misses a thread queueing at the same moment
+     * leaves it parked over a free lock, PARKED lost and nobody woken. Simulated here by freeing the word the same
+     * way; the first queued thread's re-check after at most FIRST_RECHECK_NANOS must find the lock free and take
+     * it, with no other thread ever touching the lock again. Without the re-check the waiter would park for good.
+     */
+    @Test
+    void aWaiterThatAReleaseMissedTakesTheLockAtItsRecheck() throws Exception {
+        AdaptiveMutex lock = mutex(0, 1_000);
+        lock.rearmFairness(HOUR);
+        lock.lock();
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        CountDownLatch acquired = new CountDownLatch(1);
+        List<Thread> waiter = TestThreads.start("missed", 1, failures, i -> {
+            lock.lock();
+            acquired.countDown();
+            lock.unlock();
+        });
+        TestThreads.awaitInside(waiter.get(0), "LockSupport", "park");
+        assertEquals(1, lock.queued());
+
+        lock.releaseMissingTheQueue();
+
+        assertTrue(acquired.await(10, TimeUnit.SECONDS), "the missed waiter re-checked and took the free lock");
+        TestThreads.joinAll(waiter, Duration.ofSeconds(20), failures);
+        assertEquals(0, lock.queued());
+        assertFalse(lock.isLocked());
+        assertTrue(lock.tryLock(), "a later acquisition takes the fast path");
+        lock.unlock();
+    }
+
+    /**
      * Fair hand-offs are rate-limited by the lock's timer, not triggered by each waiter's age: with 16 threads whose
      * waiters are all older than the bound, at most about one hand-off per half bound happens (a FIFO convoy would
      * hand off on nearly every unlock).

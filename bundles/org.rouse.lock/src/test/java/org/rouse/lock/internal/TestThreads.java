@@ -84,13 +84,16 @@ final class TestThreads {
         return got;
     }
 
-    /** Waits until {@code thread} is inside a method named {@code method} of a class whose name contains {@code type}. */
+    /**
+     * Waits until {@code thread} is inside a method whose name starts with {@code method} ("park" also matches
+     * {@code parkNanos}: a waiter that re-checks parks with a timeout) of a class whose name contains {@code type}.
+     */
     static void awaitInside(Thread thread, String type, String method) {
         Awaitility.await("thread inside " + type + "." + method)
                 .atMost(Duration.ofSeconds(20))
                 .pollInterval(Duration.ofMillis(2))
                 .until(() -> Arrays.stream(thread.getStackTrace())
                         .anyMatch(f -> f.getClassName().contains(type)
-                                && f.getMethodName().equals(method)));
+                                && f.getMethodName().startsWith(method)));
     }
 }

@@ -99,10 +99,15 @@ public final class LockFacade implements SwappableLock {
      *    holders (owner, reentries, counters, condition queues) need no further ordering: they are guarded by the
      *    facade lock itself.
      * 4. Liveness of a swap. A swap request must not be stranded when the swapper's tryLock fails. The holder releases
-     *    the primitive (a volatile store in every primitive of Rouse) and then re-reads `pending`; the swapper writes
-     *    `pending` and then reads the primitive's state in tryLock. By the sequential consistency of volatile accesses
-     *    one of them sees the other: either the swapper's tryLock succeeds, or the releasing thread sees `pending` and
-     *    helps. The same re-check runs after a timed or interrupted acquisition gives up, for primitives (like a fair
+     *    the primitive and then re-reads `pending`; the swapper writes `pending` and then reads the primitive's state
+     *    in tryLock. Where the release is a volatile store, by the sequential consistency of volatile accesses one of
+     *    them sees the other: either the swapper's tryLock succeeds, or the releasing thread sees `pending` and
+     *    helps. A primitive that releasesByStore() (`adaptive`'s BargingMutex) frees itself by a release store, which
+     *    the releaser's re-read of `pending` may overtake (store buffering), while the swapper's tryLock still sees
+     *    the hold: both would miss. So on such a primitive a failed tryLock is retried RELEASE_STORE_RETRIES times
+     *    with a spin-wait, microseconds, far longer than a store takes to become visible; a hold it still sees then
+     *    belongs to a later holder, whose acquiring CAS came after the swapper's write of `pending` and which
+     *    therefore sees it at its release. The same re-check runs after a timed or interrupted acquisition gives up, for primitives (like a fair
      *    ReentrantLock) whose tryLock fails while a queued waiter is about to leave. Waiters queued on an old primitive
      *    drain: every owner of an old primitive releases it promptly, waking the next, who retries on `current`.
      *    With the dispatch hint a thread that does not hold the facade may briefly own the primitive that has just
@@ -194,6 +199,12 @@ public final class LockFacade implements SwappableLock {
 
     /** One contended acquisition in this many has its wait recorded (a power of two; the first one always is). */
     static final int WAIT_SAMPLE_EVERY = 8;
+
+    /**
+     * How many more times a swapper tries a primitive that releases by a store before it leaves the swap to the holder
+     * (notes, 4): each try is a read of the word and a spin-wait, so microseconds in all.
+     */
+    static final int RELEASE_STORE_RETRIES = 100;
 
     /**
      * Creates an unlocked facade.
@@ -533,9 +544,15 @@ public final class LockFacade implements SwappableLock {
 
     /** Performs a pending swap if the lock is free now; otherwise leaves it to the thread that owns the primitive. */
     private void helpPendingSwap() {
+        int retries = 0;
         while (PENDING.getVolatile(this) != null) {
             LockPrimitive p = current;
             if (!p.tryLock()) {
+                if (p.releasesByStore() && retries++ < RELEASE_STORE_RETRIES) {
+                    Thread.onSpinWait(); // a release store in flight may have read `pending` before our write (notes,
+                    // 4)
+                    continue;
+                }
                 return; // its owner re-checks pending after releasing it
             }
             if (p == current) {

@@ -82,9 +82,10 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
      *    the next admitted thread read that `current` or acquired that primitive. Fields written only by the writer
      *    (owner, holds, write counters) are thus guarded by the facade's write lock; fields of a ReadHold are written
      *    only by its own thread; statistics snapshots read both racily.
-     * 4. Liveness of a swap. As in LockFacade: every release, shared or exclusive, is a volatile write in the
-     *    primitive followed by a read of `pending`; the swapper writes `pending` and then reads the primitive's state
-     *    in tryLock; one sees the other. Acquisitions that give up (timeout, interrupt) re-read `pending` too. Threads
+     * 4. Liveness of a swap. As in LockFacade: every release, shared or exclusive, is a write in the primitive
+     *    followed by a read of `pending`; the swapper writes `pending` and then reads the primitive's state in
+     *    tryLock; one sees the other, and where the write is a release store (releasesByStore(): `adaptive`'s writer
+     *    release) the swapper retries its tryLock for the instant that store takes to become visible. Acquisitions that give up (timeout, interrupt) re-read `pending` too. Threads
      *    waiting on an old primitive drain: each admission attempt through a stale primitive releases it at once.
      * 5. Conditions (FacadeCondition) belong to the write lock; their queues are touched only by the writer.
      *
@@ -122,6 +123,9 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
 
     /** One outermost write acquisition in this many has its hold time recorded, once the lock has been contended. */
     static final int HOLD_SAMPLE_EVERY = LockFacade.HOLD_SAMPLE_EVERY;
+
+    /** A swapper's extra tries of a primitive that releases by a store (notes, 4); as LockFacade's. */
+    static final int RELEASE_STORE_RETRIES = LockFacade.RELEASE_STORE_RETRIES;
 
     private final String name;
     private final String policyKey;
@@ -339,9 +343,15 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
 
     /** Performs a pending swap if nobody holds the primitive now; otherwise leaves it to its last holder. */
     private void helpPendingSwap() {
+        int retries = 0;
         while (PENDING.getVolatile(this) != null) {
             ReadWritePrimitive p = current;
             if (!exclusiveTry(p)) {
+                if (p.releasesByStore() && retries++ < RELEASE_STORE_RETRIES) {
+                    Thread.onSpinWait(); // a release store in flight may have read `pending` before our write (notes,
+                    // 4)
+                    continue;
+                }
                 return; // its holders re-check pending after releasing it
             }
             if (p == current) {

@@ -72,6 +72,60 @@ class FacadeWithFallbackTest {
         }
     }
 
+    /**
+     * A free fallback mutex whose next {@code tryLock()}s fail as if a release were still in flight: what a swapper
+     * meets when a primitive that releases by a store is freed in the same instant (its hold not yet seen to end).
+     */
+    private static final class ReleaseInFlight implements LockPrimitive {
+        private final LockPrimitive mutex = FallbackMutex.create();
+        private final boolean releasesByStore;
+        int failingTries;
+
+        ReleaseInFlight(boolean releasesByStore) {
+            this.releasesByStore = releasesByStore;
+        }
+
+        @Override
+        public boolean releasesByStore() {
+            return releasesByStore;
+        }
+
+        @Override
+        public String strategy() {
+            return "in-flight";
+        }
+
+        @Override
+        public void lock() {
+            mutex.lock();
+        }
+
+        @Override
+        public void lockInterruptibly() throws InterruptedException {
+            mutex.lockInterruptibly();
+        }
+
+        @Override
+        public boolean tryLock() {
+            return failingTries-- <= 0 && mutex.tryLock();
+        }
+
+        @Override
+        public boolean tryLockNanos(long nanos) throws InterruptedException {
+            return mutex.tryLockNanos(nanos);
+        }
+
+        @Override
+        public void unlock() {
+            mutex.unlock();
+        }
+
+        @Override
+        public boolean isLocked() {
+            return mutex.isLocked();
+        }
+    }
+
     /** A barging mutex, which the facade calls through its dispatch hint, that yields while it waits; never queues. */
     private static final class NamedBarging extends BargingMutex {
         private final String strategy;
@@ -169,6 +223,38 @@ class FacadeWithFallbackTest {
         assertFalse(lock.swapPending());
         assertEquals(1, lock.statistics().swaps());
         assertEquals("b", lock.targetStrategy());
+    }
+
+    /**
+     * A release store and a swap request in the same instant can miss each other (LockFacade notes, 4): the releaser's
+     * re-read of {@code pending} may come before the request, the swapper's tryLock before the release. On a primitive
+     * that releases by a store the swapper tries again for a while, so the swap is done by the time swapTo returns;
+     * on any other it leaves the swap to the holder, as before, and it never waits without bound.
+     */
+    @Test
+    void aSwapMeetingAReleaseStoreInFlightTriesAgainBriefly() {
+        ReleaseInFlight byStore = new ReleaseInFlight(true);
+        LockFacade facade = new LockFacade("in-flight", "in-flight", byStore);
+        byStore.failingTries = 5;
+        facade.swapTo(new Named("b"), "b");
+        assertEquals("b", facade.strategy(), "the swapper's retries found the primitive free");
+        assertFalse(facade.swapPending());
+
+        ReleaseInFlight byVolatileStore = new ReleaseInFlight(false);
+        LockFacade other = new LockFacade("volatile", "volatile", byVolatileStore);
+        byVolatileStore.failingTries = 1;
+        other.swapTo(new Named("b"), "b");
+        assertTrue(other.swapPending(), "a volatile release sees the request itself: one failed try leaves it to it");
+
+        ReleaseInFlight held = new ReleaseInFlight(true);
+        LockFacade third = new LockFacade("held", "held", held);
+        held.failingTries = Integer.MAX_VALUE; // a holder that stays
+        third.swapTo(new Named("b"), "b");
+        assertTrue(third.swapPending(), "the retries are bounded: a real holder's release performs the swap");
+        assertEquals(
+                LockFacade.RELEASE_STORE_RETRIES,
+                Integer.MAX_VALUE - held.failingTries - 1,
+                "one try and RELEASE_STORE_RETRIES more");
     }
 
     @Test
