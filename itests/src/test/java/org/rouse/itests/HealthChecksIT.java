@@ -200,9 +200,9 @@ public class HealthChecksIT extends RouseTestSupport {
         holder.start();
         assertTrue(held.await(20, TimeUnit.SECONDS));
         waiter.start();
-        await().atMost(SETTLE).until(() -> waiter.getState() == Thread.State.WAITING);
+        await().atMost(SETTLE).until(() -> parked(waiter));
         // the condition under test: the waiter stays parked behind the holder for 200 ms of real time
-        await().pollDelay(Duration.ofMillis(200)).atMost(SETTLE).until(() -> waiter.getState() == Thread.State.WAITING);
+        await().pollDelay(Duration.ofMillis(200)).atMost(SETTLE).until(() -> parked(waiter));
         releaseHolder.countDown();
         holder.join(20_000);
         waiter.join(20_000);
@@ -275,5 +275,11 @@ public class HealthChecksIT extends RouseTestSupport {
             properties.put((String) keysAndValues[i], keysAndValues[i + 1]);
         }
         configAdmin.getConfiguration(pid, "?").update(properties);
+    }
+
+    /** Parked in the lock: the first thread to queue on an `adaptive` lock parks with a timeout (its re-check). */
+    private static boolean parked(Thread thread) {
+        Thread.State state = thread.getState();
+        return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;
     }
 }

@@ -65,7 +65,7 @@ public abstract class BargingMutex implements LockPrimitive {
      * accessors under its own rules. The word is read before each CAS because a CAS that fails (the word has other
      * bits set under contention) costs what a successful one does.
      *
-     * The release. A CAS of LOCKED -> 0 would never lose another bit, but a CAS waits for the store buffer to drain
+     * The release (the default, volatile store). A CAS of LOCKED -> 0 would never lose another bit, but a CAS waits for the store buffer to drain
      * before it can even read the word, and the facade's own stores are in it: with a CAS release `adaptive` through
      * the facade took 7.5 ns per lock + unlock, with the store 6.2 ns, where ReentrantLock (whose release is a
      * volatile store) takes 5.2 ns (JMH LockStrategyCosts on a 2-core EPYC, docs/performance.md). So the release is a
@@ -89,7 +89,7 @@ public abstract class BargingMutex implements LockPrimitive {
      * instruction), which waits until the store buffer has drained, including the critical section's own stores to
      * lines that may have moved to the other core. With `releaseStore` the fast release is a release store instead
      * (StoreStore and LoadStore: the critical section still happens before it, so mutual exclusion, which rests on
-     * the acquisitions' CAS of LOCKED from a word without it, is unchanged). For `adaptive` that halved an
+     * the acquisitions' CAS of LOCKED from a word without it, is unchanged). For `adaptive` that cut 40 % off an
      * uncontended lock + unlock and, at two threads with work between acquisitions, took it from 0.64-0.83x to
      * 0.87-1.20x of `synchronized` (docs/performance.md, "Locks: a release without a fence"). The price: the second
      * read of `queued` may now be satisfied before the store is visible, so in the window of a store-buffer drain a
@@ -117,7 +117,7 @@ public abstract class BargingMutex implements LockPrimitive {
         }
     }
 
-    /** The lock word; CAS by the fast acquisitions and the subclass, volatile stores by releasers and the subclass. */
+    /** The lock word; CAS by the fast acquisitions and the subclass, volatile or release stores by releasers. */
     private volatile int state;
     /** Nonzero while the subclass may have threads waiting; written by the subclass before it sets a bit saying so. */
     private volatile int queued;

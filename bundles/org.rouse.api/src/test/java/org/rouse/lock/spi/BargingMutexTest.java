@@ -91,6 +91,7 @@ class BargingMutexTest {
     @ValueSource(booleans = {false, true})
     void aFreeWordIsTakenAndReleasedWithoutTheSubclass(boolean releaseStore) throws InterruptedException {
         Recording mutex = new Recording(releaseStore);
+        assertEquals(releaseStore, mutex.releasesByStore(), "the facade's swapper asks which release it is");
         mutex.lock();
         assertTrue(mutex.isLocked());
         assertEquals(BargingMutex.LOCKED, mutex.state());

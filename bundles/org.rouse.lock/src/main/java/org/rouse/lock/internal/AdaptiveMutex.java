@@ -64,12 +64,13 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
      * stale over an empty queue), store 0 without a StoreLoad fence, then read `queued` again; if it is set now, a
      * waiter may have CASed PARKED in between the read and the store and lost it, so releasedWhileQueued, under the
      * monitor, sets PARKED again if the queue is not empty and wakes the head if the lock is still free and nobody
-     * woken is in flight. Without the fence the second read can miss such a waiter (BargingMutex's notes): it is then
-     * woken by the next release of any thread, or by its own re-check. A node that enters an empty queue (the only
-     * one such a release can miss, since `queued` is set whenever the queue is not) parks for at most
-     * FIRST_RECHECK_NANOS at a time, doubling up to a second; every other node for at most a second, a safety net for
-     * a first node that leaves by a timeout in the same instant. When a re-check finds the node still queued and the
-     * lock free, it runs releasedWhileQueued. `queued` is
+     * woken is in flight. Without the fence the second read can miss such waiters (BargingMutex's notes): every node
+     * that queues in the instant the store takes to become visible. The release read `queued` clear, so the queue was
+     * empty then, and the first of these nodes entered an empty queue: such a node parks for at most
+     * FIRST_RECHECK_NANOS at a time, doubling up to a second, and its re-check wakes the head if the lock is free; if
+     * it leaves instead (timeout, interrupt), cancel() does the same for the nodes behind it. The others park for at
+     * most a second at a time, a safety net for a first node that leaves within that same instant. The next release
+     * of any thread wakes them sooner: it acquired by a CAS after the store and reads `queued` set. `queued` is
      * set under the monitor before PARKED and cleared wherever the queue becomes empty. Slow path: if a woken thread
      * is in flight, the release clears LOCKED by one atomic add (it holds the bit, so only that bit changes) without
      * the monitor or the clock and is done unless `woken` was cleared meanwhile
@@ -106,8 +107,8 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
      *
      * Costs. Uncontended: one CAS to lock; to unlock a release store and two volatile reads (ReentrantLock's
      * release: a volatile store, with its fence, and a read of its queue head), no clock read, no allocation. A
-     * parked thread that waits longer than 1 ms wakes about log2(wait / 1 ms) more times (the first queued) or once a
-     * second (the others). Contended: a barging
+     * parked thread that waits longer than 1 ms wakes about log2(wait / 1 ms) more times (one that entered an empty
+     * queue) or once a second (the others); each such wake-up counts as a park in parks(). Contended: a barging
      * acquisition one read and one CAS; a node per acquisition that parks; an unlock with a woken thread in flight:
      * one atomic add and three volatile reads; otherwise the monitor, one clock read (the timer) and at most one
      * unpark.
@@ -316,8 +317,7 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
                     break;
                 }
             }
-            // only a node entering an empty queue can be missed by a release store; the others' interval is a safety
-            // net
+            // the first node a release store can miss entered an empty queue; the others' interval is a safety net
             node.recheckNanos = queue.isEmpty() ? FIRST_RECHECK_NANOS : AdaptiveWaiter.MAX_RECHECK_NANOS;
             if (atHead) {
                 queue.addFirst(node); // woken before and lost the race: keep its place
@@ -344,6 +344,10 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
                 queue.remove(node);
                 if (queue.isEmpty()) {
                     clearParked();
+                } else {
+                    // a release store may have missed this node and the ones behind it (notes): pass it on
+                    setParked();
+                    wake = wakeHeadIfFree();
                 }
             } else {
                 // woken, and leaving without competing: pass the wake-up on if the lock is free
@@ -425,8 +429,19 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
     /** A re-check by a node still queued: if the lock is free, a release store may have missed it (see notes). */
     @Override
     public void recheck() {
-        if ((state() & LOCKED) == 0) {
-            releasedWhileQueued();
+        if ((state() & LOCKED) != 0) {
+            return; // its holder's release reads `queued`, set since this node queued
+        }
+        Thread wake;
+        synchronized (queue) {
+            if (queue.isEmpty()) {
+                return;
+            }
+            setParked();
+            wake = wakeHeadIfFree();
+        }
+        if (wake != null && wake != Thread.currentThread()) { // the caller, woken, sees its status: no permit needed
+            LockSupport.unpark(wake);
         }
     }
 

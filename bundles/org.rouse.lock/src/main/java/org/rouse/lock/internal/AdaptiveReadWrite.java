@@ -63,7 +63,8 @@ final class AdaptiveReadWrite implements ReadWritePrimitive, AdaptiveWaiter.Queu
      * (CAS(0, WRITER) when no reader holds it, the common case: the whole acquisition is two CASes), then wait for
      * the count to drop to 0: spin up to the adaptive limit, then publish the thread in `drainer`, set DRAIN_PARKED
      * by a CAS that confirms count > 0, and park until the count is 0; then clear DRAIN_PARKED. A writer that gives
-     * up (timeout, interrupt) while waiting releases as below. tryLock: writers.tryLock() and CAS(0, WRITER), else
+     * up (timeout, interrupt) while waiting releases as below. tryLock: fails at once unless the word is 0 (so a
+     * swapper's retries never take `writers` from under the readers), then writers.tryLock() and CAS(0, WRITER), else
      * undo and fail, so it fails while readers hold the lock.
      *
      * Exclusive release. CAS(WRITER, 0) when no reader is parked, else under the monitor: clear WRITER,
@@ -190,7 +191,7 @@ final class AdaptiveReadWrite implements ReadWritePrimitive, AdaptiveWaiter.Queu
 
     @Override
     public boolean tryLock() {
-        if (!writers.tryLock()) {
+        if (state != 0 || !writers.tryLock()) { // held in either mode: fail without touching `writers`
             return false;
         }
         if (STATE.compareAndSet(this, 0, WRITER)) { // by I1 and I2 the word is 0 unless readers hold the lock

@@ -27,8 +27,9 @@ final class AdaptiveWaiter {
      *
      * Re-checks. A primitive whose fast release can miss a thread queueing at the same moment (BargingMutex's
      * release store) gives its nodes a re-check interval: the node then parks at most that long at a time, doubling
-     * it up to MAX_RECHECK_NANOS, and each time it comes back still WAITING asks the queue to re-check
-     * (Queue.recheck), which wakes the head if the lock is free. HotSpot's ObjectMonitor recovers from the same race
+     * it up to MAX_RECHECK_NANOS, and each time it comes back still WAITING (its interval or a timed wait's deadline
+     * over, or an unpark) asks the queue to re-check (Queue.recheck), which wakes the head if the lock is free; a
+     * timed wait re-checks before it gives up, so it does not fail over a lock that a missed release left free. HotSpot's ObjectMonitor recovers from the same race
      * with one "responsible" thread that parks with a timeout of 1 ms, growing eightfold up to 1 s. Nodes without
      * an interval (readers of AdaptiveReadWrite, whose protocol cannot miss them) park as before.
      *
@@ -128,9 +129,11 @@ final class AdaptiveWaiter {
                 } else {
                     LockSupport.park(queue);
                 }
-                if (rechecking && status == WAITING) {
-                    recheckNanos = Math.min(2 * recheck, MAX_RECHECK_NANOS);
-                    queue.recheck();
+                if (recheck > 0L && status == WAITING) {
+                    if (rechecking) {
+                        recheckNanos = Math.min(2 * recheck, MAX_RECHECK_NANOS);
+                    }
+                    queue.recheck(); // also before a timed wait gives up: the lock may have been free all along
                 }
                 if (Thread.interrupted()) {
                     if (mode == Mode.UNINTERRUPTIBLE) {

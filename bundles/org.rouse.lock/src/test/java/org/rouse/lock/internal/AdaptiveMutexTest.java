@@ -116,6 +116,7 @@ class AdaptiveMutexTest {
         lock.lock();
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
         CountDownLatch acquired = new CountDownLatch(1);
+        long started = System.nanoTime();
         List<Thread> waiter = TestThreads.start("missed", 1, failures, i -> {
             lock.lock();
             acquired.countDown();
@@ -124,9 +125,19 @@ class AdaptiveMutexTest {
         TestThreads.awaitInside(waiter.get(0), "LockSupport", "park");
         assertEquals(1, lock.queued());
 
+        assertTrue(lock.releasesByStore(), "adaptive releases by a store, so its waiters re-check");
+        long freed = System.nanoTime();
         lock.releaseMissingTheQueue();
 
         assertTrue(acquired.await(10, TimeUnit.SECONDS), "the missed waiter re-checked and took the free lock");
+        long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - freed);
+        long waitedMillis = TimeUnit.NANOSECONDS.toMillis(freed - started);
+        // it entered an empty queue: its interval starts at 1 ms and doubles, so its next re-check comes within about
+        // the time it had waited, not after the others' second (unless a slow host kept it waiting that long)
+        assertTrue(
+                tookMillis < Math.max(500, 3 * waitedMillis),
+                "the first queued thread re-checked " + tookMillis + " ms after the release, having waited "
+                        + waitedMillis + " ms");
         TestThreads.joinAll(waiter, Duration.ofSeconds(20), failures);
         assertEquals(0, lock.queued());
         assertFalse(lock.isLocked());

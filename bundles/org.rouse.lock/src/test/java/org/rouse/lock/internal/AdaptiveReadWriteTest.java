@@ -60,6 +60,11 @@ class AdaptiveReadWriteTest {
      * tries), and the woken readers get in once they run.
      */
     @Test
+    void aWritersReleaseIsAReleaseStoreSoTheFacadeSwapperRetries() {
+        assertTrue(lock(5, HOUR_NANOS).releasesByStore(), "its writers' mutex frees itself by a release store");
+    }
+
+    @Test
     void aWritersReleaseWakesParkedReadersWithoutAdmittingThem() throws Exception {
         AdaptiveReadWrite lock = lock(0, HOUR_NANOS);
         int barged = 0;

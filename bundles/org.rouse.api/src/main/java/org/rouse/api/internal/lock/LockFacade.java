@@ -98,29 +98,31 @@ public final class LockFacade implements SwappableLock {
      *    primitive); the next holder read that `current` (or acquired that primitive). So fields written only by
      *    holders (owner, reentries, counters, condition queues) need no further ordering: they are guarded by the
      *    facade lock itself.
-     * 4. Liveness of a swap. A swap request must not be stranded when the swapper's tryLock fails. The holder releases
-     *    the primitive and then re-reads `pending`; the swapper writes `pending` and then reads the primitive's state
-     *    in tryLock. Where the release is a volatile store, by the sequential consistency of volatile accesses one of
-     *    them sees the other: either the swapper's tryLock succeeds, or the releasing thread sees `pending` and
-     *    helps. A primitive that releasesByStore() (`adaptive`'s BargingMutex) frees itself by a release store, which
-     *    the releaser's re-read of `pending` may overtake (store buffering), while the swapper's tryLock still sees
-     *    the hold: both would miss. So on such a primitive a failed tryLock is retried RELEASE_STORE_RETRIES times
-     *    with a spin-wait, microseconds, far longer than a store takes to become visible; a hold it still sees then
-     *    belongs to a later holder, whose acquiring CAS came after the swapper's write of `pending` and which
-     *    therefore sees it at its release. The same re-check runs after a timed or interrupted acquisition gives up, for primitives (like a fair
-     *    ReentrantLock) whose tryLock fails while a queued waiter is about to leave. Waiters queued on an old primitive
-     *    drain: every owner of an old primitive releases it promptly, waking the next, who retries on `current`.
-     *    With the dispatch hint a thread that does not hold the facade may briefly own the primitive that has just
-     *    become `current` (its re-check came before `current` was stored), so a swapper's tryLock can fail without a
-     *    holder to help; that thread releases it and goes straight on to tryLock(current), so it ends as a holder
-     *    (whose final unlock helps) or finds the primitive owned by another thread, which is one or will do the same.
+     * 4. Liveness of a swap. A swap request must not be stranded when the swapper's tryLock fails. The holder
+     *    releases the primitive and then re-reads `pending`; the swapper writes `pending` and then reads the
+     *    primitive's state in tryLock. Where the release is a volatile store, by the sequential consistency of
+     *    volatile accesses one of them sees the other: either the swapper's tryLock succeeds, or the releasing thread
+     *    sees `pending` and helps. A primitive that releasesByStore() (`adaptive`'s BargingMutex) frees itself by a
+     *    release store, which the releaser's re-read of `pending` may overtake (store buffering), while the swapper's
+     *    tryLock still sees the hold: both would miss. So on such a primitive a failed tryLock is retried, at least
+     *    RELEASE_STORE_MIN_RETRIES times and for at least RELEASE_STORE_RETRY_NANOS, with a spin-wait: thousands of
+     *    times what a store takes to become visible, though the Java memory model itself bounds no such delay. A hold
+     *    it still sees then belongs to a later holder, whose acquiring CAS came after the swapper's write of
+     *    `pending` and which therefore sees it at its release. The same re-check runs after a timed or interrupted
+     *    acquisition gives up, for primitives (like a fair ReentrantLock) whose tryLock fails while a queued waiter
+     *    is about to leave. Waiters queued on an old primitive drain: every owner of an old primitive releases it
+     *    promptly, waking the next, who retries on `current`. With the dispatch hint a thread that does not hold the
+     *    facade may briefly own the primitive that has just become `current` (its re-check came before `current` was
+     *    stored), so a swapper's tryLock can fail without a holder to help; that thread releases it and goes straight
+     *    on to tryLock(current), so it ends as a holder (whose final unlock helps) or finds the primitive owned by
+     *    another thread, which is one or will do the same.
      *
      * Costs. Nothing that is not mutual exclusion runs inside the hold on the common path: an outermost
      * acquisition, contended or not, writes `owner` and the plain `acquisitions` counter, both in the facade's own
      * fields (the same cache line), so the exact count adds no coherence traffic and no atomic instruction. The hold
      * count is kept as `reentries` (holds beyond the first), which is 0 between holders, so an outermost acquisition
-     * and its release neither write nor restore it: two stores fewer for the store buffer to drain before the
-     * release's fence. A contended acquisition reads the clock before it
+     * and its release neither write nor restore it: two stores fewer for the store buffer to drain (before the
+     * release's fence, where the primitive's release has one). A contended acquisition reads the clock before it
      * waits (outside the hold, on the waiter's own time) and counts itself in `contendedAcquisitions` (exact, plain,
      * holder-written); only one contended acquisition in WAIT_SAMPLE_EVERY (the first, the ninth, ...) reads the
      * clock again inside the hold to record its wait into the histogram and the longest wait. Hold times are
@@ -201,10 +203,13 @@ public final class LockFacade implements SwappableLock {
     static final int WAIT_SAMPLE_EVERY = 8;
 
     /**
-     * How many more times a swapper tries a primitive that releases by a store before it leaves the swap to the holder
-     * (notes, 4): each try is a read of the word and a spin-wait, so microseconds in all.
+     * A swapper that finds a primitive which releases by a store held tries it again at least this many times, and
+     * for at least RELEASE_STORE_RETRY_NANOS, before it leaves the swap to the holder (notes, 4).
      */
-    static final int RELEASE_STORE_RETRIES = 100;
+    static final int RELEASE_STORE_MIN_RETRIES = 16;
+
+    /** See RELEASE_STORE_MIN_RETRIES: 20 µs, thousands of times what a store takes to become visible. */
+    static final long RELEASE_STORE_RETRY_NANOS = 20_000L;
 
     /**
      * Creates an unlocked facade.
@@ -544,14 +549,21 @@ public final class LockFacade implements SwappableLock {
 
     /** Performs a pending swap if the lock is free now; otherwise leaves it to the thread that owns the primitive. */
     private void helpPendingSwap() {
-        int retries = 0;
+        int failures = 0;
+        long firstFailure = 0L;
         while (PENDING.getVolatile(this) != null) {
             LockPrimitive p = current;
             if (!p.tryLock()) {
-                if (p.releasesByStore() && retries++ < RELEASE_STORE_RETRIES) {
-                    Thread.onSpinWait(); // a release store in flight may have read `pending` before our write (notes,
-                    // 4)
-                    continue;
+                if (p.releasesByStore()) { // a release store in flight may have read `pending` before our write
+                    // (notes, 4)
+                    long now = System.nanoTime();
+                    if (failures++ == 0) {
+                        firstFailure = now;
+                    }
+                    if (failures <= RELEASE_STORE_MIN_RETRIES || now - firstFailure < RELEASE_STORE_RETRY_NANOS) {
+                        Thread.onSpinWait();
+                        continue;
+                    }
                 }
                 return; // its owner re-checks pending after releasing it
             }

@@ -85,8 +85,10 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
      * 4. Liveness of a swap. As in LockFacade: every release, shared or exclusive, is a write in the primitive
      *    followed by a read of `pending`; the swapper writes `pending` and then reads the primitive's state in
      *    tryLock; one sees the other, and where the write is a release store (releasesByStore(): `adaptive`'s writer
-     *    release) the swapper retries its tryLock for the instant that store takes to become visible. Acquisitions that give up (timeout, interrupt) re-read `pending` too. Threads
-     *    waiting on an old primitive drain: each admission attempt through a stale primitive releases it at once.
+     *    release) the swapper retries its tryLock for a while, as LockFacade's does. AdaptiveReadWrite's tryLock fails
+     *    while readers hold it without touching its writers' mutex, so those retries cost the readers nothing.
+     *    Acquisitions that give up (timeout, interrupt) re-read `pending` too. Threads waiting on an old primitive
+     *    drain: each admission attempt through a stale primitive releases it at once.
      * 5. Conditions (FacadeCondition) belong to the write lock; their queues are touched only by the writer.
      *
      * Read-hold cache. `cachedHold` is the ReadHold last looked up by any reader (ReentrantReadWriteLock's
@@ -124,8 +126,11 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
     /** One outermost write acquisition in this many has its hold time recorded, once the lock has been contended. */
     static final int HOLD_SAMPLE_EVERY = LockFacade.HOLD_SAMPLE_EVERY;
 
-    /** A swapper's extra tries of a primitive that releases by a store (notes, 4); as LockFacade's. */
-    static final int RELEASE_STORE_RETRIES = LockFacade.RELEASE_STORE_RETRIES;
+    /** A swapper's least number of extra tries of a primitive that releases by a store (notes, 4); as LockFacade's. */
+    static final int RELEASE_STORE_MIN_RETRIES = LockFacade.RELEASE_STORE_MIN_RETRIES;
+
+    /** The least time a swapper tries such a primitive again (notes, 4); as LockFacade's. */
+    static final long RELEASE_STORE_RETRY_NANOS = LockFacade.RELEASE_STORE_RETRY_NANOS;
 
     private final String name;
     private final String policyKey;
@@ -343,14 +348,21 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
 
     /** Performs a pending swap if nobody holds the primitive now; otherwise leaves it to its last holder. */
     private void helpPendingSwap() {
-        int retries = 0;
+        int failures = 0;
+        long firstFailure = 0L;
         while (PENDING.getVolatile(this) != null) {
             ReadWritePrimitive p = current;
             if (!exclusiveTry(p)) {
-                if (p.releasesByStore() && retries++ < RELEASE_STORE_RETRIES) {
-                    Thread.onSpinWait(); // a release store in flight may have read `pending` before our write (notes,
-                    // 4)
-                    continue;
+                if (p.releasesByStore()) { // a release store in flight may have read `pending` before our write
+                    // (notes, 4)
+                    long now = System.nanoTime();
+                    if (failures++ == 0) {
+                        firstFailure = now;
+                    }
+                    if (failures <= RELEASE_STORE_MIN_RETRIES || now - firstFailure < RELEASE_STORE_RETRY_NANOS) {
+                        Thread.onSpinWait();
+                        continue;
+                    }
                 }
                 return; // its holders re-check pending after releasing it
             }

@@ -251,10 +251,8 @@ class FacadeWithFallbackTest {
         held.failingTries = Integer.MAX_VALUE; // a holder that stays
         third.swapTo(new Named("b"), "b");
         assertTrue(third.swapPending(), "the retries are bounded: a real holder's release performs the swap");
-        assertEquals(
-                LockFacade.RELEASE_STORE_RETRIES,
-                Integer.MAX_VALUE - held.failingTries - 1,
-                "one try and RELEASE_STORE_RETRIES more");
+        int tries = Integer.MAX_VALUE - held.failingTries;
+        assertTrue(tries > LockFacade.RELEASE_STORE_MIN_RETRIES, "one try and at least the minimum more: " + tries);
     }
 
     @Test
