@@ -277,7 +277,7 @@ public class HealthChecksIT extends RouseTestSupport {
         configAdmin.getConfiguration(pid, "?").update(properties);
     }
 
-    /** Parked in the lock: the first thread to queue on an `adaptive` lock parks with a timeout (its re-check). */
+    /** Parked in the lock: `adaptive` waiters park with a timeout (their re-check), so WAITING or TIMED_WAITING. */
     private static boolean parked(Thread thread) {
         Thread.State state = thread.getState();
         return state == Thread.State.WAITING || state == Thread.State.TIMED_WAITING;

@@ -430,7 +430,7 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
     @Override
     public void recheck() {
         if ((state() & LOCKED) != 0) {
-            return; // its holder's release reads `queued`, set since this node queued
+            return; // its holder's release reads `queued` set; if this is a release still missing us, the next re-check
         }
         Thread wake;
         synchronized (queue) {

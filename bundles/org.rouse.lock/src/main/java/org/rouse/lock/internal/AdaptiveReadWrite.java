@@ -85,8 +85,9 @@ final class AdaptiveReadWrite implements ReadWritePrimitive, AdaptiveWaiter.Queu
      * previous word had no WRITER, or by a release's CAS, which clears WRITER in the same step. WRITER is set while
      * the count may be positive, but the writer holds the lock only once it has seen the count at 0 with WRITER
      * set; after that the count can rise only by optimistic adds that see WRITER and are taken back, so no reader
-     * enters until it clears WRITER. (Such a transient count can make a concurrent isWriteLocked() say false, and
-     * a writer's CAS(0, WRITER) fail, only while another writer holds `writers`, when tryLock fails anyway.)
+     * enters until it clears WRITER. (Such a transient count can make a concurrent isWriteLocked() say false, and a
+     * writer's CAS(0, WRITER) fail; a reader preempted between its add and its take-back can make tryLock fail
+     * spuriously after the writer has gone, which tryLock's contract allows.)
      * (I4) No lost wake-up. A reader parks only after its CAS set or kept READERS_PARKED on a word with WRITER, so
      * the release that clears WRITER fails its CAS(WRITER, 0) and empties the queue under the monitor, after the
      * reader's section. The writer parks only after its CAS set DRAIN_PARKED on a word with count > 0, so the

@@ -29,18 +29,19 @@ final class AdaptiveWaiter {
      * release store) gives its nodes a re-check interval: the node then parks at most that long at a time, doubling
      * it up to MAX_RECHECK_NANOS, and each time it comes back still WAITING (its interval or a timed wait's deadline
      * over, or an unpark) asks the queue to re-check (Queue.recheck), which wakes the head if the lock is free; a
-     * timed wait re-checks before it gives up, so it does not fail over a lock that a missed release left free. HotSpot's ObjectMonitor recovers from the same race
-     * with one "responsible" thread that parks with a timeout of 1 ms, growing eightfold up to 1 s. Nodes without
-     * an interval (readers of AdaptiveReadWrite, whose protocol cannot miss them) park as before.
+     * timed wait re-checks before it gives up, so it does not fail over a lock that a missed release left free.
+     * HotSpot's ObjectMonitor recovers from the same race with one "responsible" thread that parks with a timeout of
+     * 1 ms, growing eightfold up to 1 s. Nodes without an interval (readers of AdaptiveReadWrite, whose protocol
+     * cannot miss them) park as before.
      *
-     * Invariants. `status` leaves WAITING only by an unlocker's write under the primitive's monitor, after which the
-     * node is out of the queue; `await` parks only while it reads WAITING, so an unpark that precedes the park is
+     * Invariants. `status` leaves WAITING only by a write under the primitive's monitor (an unlocker's, or a re-check's
+     * or a cancelling waiter's passing a missed wake-up on), after which the node is out of the queue; `await` parks only while it reads WAITING, so an unpark that precedes the park is
      * not lost (LockSupport's permit). Each park is counted once, when it is about to happen.
      */
 
     /** Queued, neither woken nor granted. */
     static final int WAITING = 0;
-    /** Taken out of the queue and unparked by an unlock: compete for the lock again. */
+    /** Taken out of the queue and unparked (by an unlock, or a re-check): compete for the lock again. */
     static final int WOKEN = 1;
     /** Handed the lock by an unlock: the waiting thread holds it. */
     static final int GRANTED = 2;
@@ -66,8 +67,9 @@ final class AdaptiveWaiter {
         void countPark();
 
         /**
-         * Called by a node with a re-check interval whose timed park ended while it was still waiting: wakes the head
-         * of the queue if the lock is free and nobody else will (a wake-up a fast release may have missed).
+         * Called by a node with a re-check interval after any park that leaves it still waiting (its interval or its
+         * deadline over, or an unpark): wakes the head of the queue if the lock is free and nobody else will (a
+         * wake-up a fast release may have missed).
          */
         default void recheck() {}
     }
@@ -77,7 +79,7 @@ final class AdaptiveWaiter {
 
     /** The waiting thread, which unlockers unpark. */
     final Thread thread;
-    /** WAITING, WOKEN or GRANTED; written by the waiting thread before it queues and by unlockers under the monitor. */
+    /** WAITING, WOKEN or GRANTED; written by the waiting thread before it queues, then by others under the monitor. */
     volatile int status;
 
     private final Mode mode;

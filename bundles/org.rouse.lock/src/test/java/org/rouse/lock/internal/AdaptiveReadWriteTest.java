@@ -54,16 +54,16 @@ class AdaptiveReadWriteTest {
         return readers;
     }
 
-    /**
-     * Wake, don't grant: while the readers' fairness timer runs, a writer's release wakes the parked readers without
-     * counting them in, so a running writer can take the lock before they are scheduled (it does within a few
-     * tries), and the woken readers get in once they run.
-     */
     @Test
     void aWritersReleaseIsAReleaseStoreSoTheFacadeSwapperRetries() {
         assertTrue(lock(5, HOUR_NANOS).releasesByStore(), "its writers' mutex frees itself by a release store");
     }
 
+    /**
+     * Wake, don't grant: while the readers' fairness timer runs, a writer's release wakes the parked readers without
+     * counting them in, so a running writer can take the lock before they are scheduled (it does within a few
+     * tries), and the woken readers get in once they run.
+     */
     @Test
     void aWritersReleaseWakesParkedReadersWithoutAdmittingThem() throws Exception {
         AdaptiveReadWrite lock = lock(0, HOUR_NANOS);

@@ -554,8 +554,7 @@ public final class LockFacade implements SwappableLock {
         while (PENDING.getVolatile(this) != null) {
             LockPrimitive p = current;
             if (!p.tryLock()) {
-                if (p.releasesByStore()) { // a release store in flight may have read `pending` before our write
-                    // (notes, 4)
+                if (p.releasesByStore()) { // a release store in flight may have missed us (notes, 4)
                     long now = System.nanoTime();
                     if (failures++ == 0) {
                         firstFailure = now;

@@ -85,8 +85,10 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
      * 4. Liveness of a swap. As in LockFacade: every release, shared or exclusive, is a write in the primitive
      *    followed by a read of `pending`; the swapper writes `pending` and then reads the primitive's state in
      *    tryLock; one sees the other, and where the write is a release store (releasesByStore(): `adaptive`'s writer
-     *    release) the swapper retries its tryLock for a while, as LockFacade's does. AdaptiveReadWrite's tryLock fails
-     *    while readers hold it without touching its writers' mutex, so those retries cost the readers nothing.
+     *    release) the swapper retries its tryLock for a while, as LockFacade's does, but only while isLocked() reads
+     *    false: AdaptiveReadWrite frees its word by a CAS before its writers' mutex by the release store, so a
+     *    release in flight reads free, while readers inside read held (a reader's own final unlock, which helps too,
+     *    then leaves the swap to the last reader out instead of spinning).
      *    Acquisitions that give up (timeout, interrupt) re-read `pending` too. Threads waiting on an old primitive
      *    drain: each admission attempt through a stale primitive releases it at once.
      * 5. Conditions (FacadeCondition) belong to the write lock; their queues are touched only by the writer.
@@ -353,8 +355,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
         while (PENDING.getVolatile(this) != null) {
             ReadWritePrimitive p = current;
             if (!exclusiveTry(p)) {
-                if (p.releasesByStore()) { // a release store in flight may have read `pending` before our write
-                    // (notes, 4)
+                if (p.releasesByStore() && !p.isLocked()) { // a release store in flight may have missed us (notes, 4)
                     long now = System.nanoTime();
                     if (failures++ == 0) {
                         firstFailure = now;
