@@ -154,11 +154,25 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
 
     /** The engine's current tuning; read on the slow paths only. */
     private final Supplier<AdaptiveTuning> tuning;
+    /** The first re-check interval of a node entering an empty queue, and of any other node (0: none); fixed. */
+    private final long firstRecheckNanos;
+
+    private final long laterRecheckNanos;
 
     AdaptiveMutex(Supplier<AdaptiveTuning> tuning) {
+        this(tuning, FIRST_RECHECK_NANOS, AdaptiveWaiter.MAX_RECHECK_NANOS);
+    }
+
+    /**
+     * A mutex whose waiters re-check after other intervals (0: never); for tests that need a re-check, or its absence,
+     * on cue.
+     */
+    AdaptiveMutex(Supplier<AdaptiveTuning> tuning, long firstRecheckNanos, long laterRecheckNanos) {
         super(true); // the release store: its missed waiters re-check (see notes)
         this.tuning = tuning;
         this.fairness = new FairnessTimer(tuning);
+        this.firstRecheckNanos = firstRecheckNanos;
+        this.laterRecheckNanos = laterRecheckNanos;
     }
 
     @Override
@@ -318,7 +332,7 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
                 }
             }
             // the first node a release store can miss entered an empty queue; the others' interval is a safety net
-            node.recheckNanos = queue.isEmpty() ? FIRST_RECHECK_NANOS : AdaptiveWaiter.MAX_RECHECK_NANOS;
+            node.recheckNanos = queue.isEmpty() ? firstRecheckNanos : laterRecheckNanos;
             if (atHead) {
                 queue.addFirst(node); // woken before and lost the race: keep its place
             } else {

@@ -3,6 +3,7 @@ package org.rouse.lock.internal;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.time.Duration;
 import java.util.List;
@@ -143,6 +144,77 @@ class AdaptiveMutexTest {
         assertFalse(lock.isLocked());
         assertTrue(lock.tryLock(), "a later acquisition takes the fast path");
         lock.unlock();
+    }
+
+    /**
+     * A timed wait shorter than its re-check interval re-checks before it gives up: a release that missed it leaves the
+     * lock free, and the wait must end holding the lock, not failing over a free lock. Here the interval (10 s) is far
+     * beyond the wait (2 s), so only that last re-check can find the free lock.
+     */
+    @Test
+    void aTimedWaitThatAReleaseMissedRechecksBeforeItGivesUp() throws Exception {
+        AdaptiveTuning tuning = new AdaptiveTuning(0, HOUR);
+        AdaptiveMutex lock = new AdaptiveMutex(() -> tuning, TimeUnit.SECONDS.toNanos(10), 0L);
+        lock.rearmFairness(HOUR);
+        lock.lock();
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        AtomicBoolean got = new AtomicBoolean();
+        CountDownLatch done = new CountDownLatch(1);
+        List<Thread> waiter = TestThreads.start("timed", 1, failures, i -> {
+            got.set(lock.tryLockNanos(TimeUnit.SECONDS.toNanos(2)));
+            done.countDown();
+            if (got.get()) {
+                lock.unlock();
+            }
+        });
+        TestThreads.awaitInside(waiter.get(0), "LockSupport", "park");
+        assumeTrue(done.getCount() == 1, "the host was too slow to free the lock within the wait");
+
+        lock.releaseMissingTheQueue();
+
+        TestThreads.joinAll(waiter, Duration.ofSeconds(20), failures);
+        assertTrue(got.get(), "the timed wait re-checked at its deadline and took the free lock");
+        assertFalse(lock.isLocked());
+    }
+
+    /**
+     * A first waiter that gives up (here, interrupted) after a release missed it passes the wake-up on to the waiter
+     * behind it. Re-checks are off, so nothing else would ever wake that waiter.
+     */
+    @Test
+    void aFirstWaiterThatLeavesPassesAMissedWakeUpOn() throws Exception {
+        AdaptiveTuning tuning = new AdaptiveTuning(0, HOUR);
+        AdaptiveMutex lock = new AdaptiveMutex(() -> tuning, 0L, 0L);
+        lock.rearmFairness(HOUR);
+        lock.lock();
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        AtomicBoolean firstInterrupted = new AtomicBoolean();
+        CountDownLatch secondAcquired = new CountDownLatch(1);
+        List<Thread> first = TestThreads.start("first", 1, failures, i -> {
+            try {
+                lock.lockInterruptibly();
+                lock.unlock();
+            } catch (InterruptedException expected) {
+                firstInterrupted.set(true);
+            }
+        });
+        TestThreads.awaitInside(first.get(0), "LockSupport", "park");
+        List<Thread> second = TestThreads.start("second", 1, failures, i -> {
+            lock.lock();
+            secondAcquired.countDown();
+            lock.unlock();
+        });
+        TestThreads.awaitInside(second.get(0), "LockSupport", "park");
+        assertEquals(2, lock.queued());
+
+        lock.releaseMissingTheQueue();
+        first.get(0).interrupt();
+
+        assertTrue(secondAcquired.await(10, TimeUnit.SECONDS), "the leaving first waiter woke the one behind it");
+        TestThreads.joinAll(first, Duration.ofSeconds(20), failures);
+        TestThreads.joinAll(second, Duration.ofSeconds(20), failures);
+        assertTrue(firstInterrupted.get(), "the first waiter left by its interrupt");
+        assertFalse(lock.isLocked());
     }
 
     /**
