@@ -549,18 +549,15 @@ public final class LockFacade implements SwappableLock {
 
     /** Performs a pending swap if the lock is free now; otherwise leaves it to the thread that owns the primitive. */
     private void helpPendingSwap() {
-        int failures = 0;
-        long firstFailure = 0L;
+        ReleaseStoreRetries retries = null;
         while (PENDING.getVolatile(this) != null) {
             LockPrimitive p = current;
             if (!p.tryLock()) {
                 if (p.releasesByStore()) { // a release store in flight may have missed us (notes, 4)
-                    long now = System.nanoTime();
-                    if (failures++ == 0) {
-                        firstFailure = now;
+                    if (retries == null) {
+                        retries = new ReleaseStoreRetries();
                     }
-                    if (failures <= RELEASE_STORE_MIN_RETRIES || now - firstFailure < RELEASE_STORE_RETRY_NANOS) {
-                        Thread.onSpinWait();
+                    if (retries.another()) {
                         continue;
                     }
                 }

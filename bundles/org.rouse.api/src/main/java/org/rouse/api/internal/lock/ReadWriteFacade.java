@@ -128,12 +128,6 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
     /** One outermost write acquisition in this many has its hold time recorded, once the lock has been contended. */
     static final int HOLD_SAMPLE_EVERY = LockFacade.HOLD_SAMPLE_EVERY;
 
-    /** A swapper's least number of extra tries of a primitive that releases by a store (notes, 4); as LockFacade's. */
-    static final int RELEASE_STORE_MIN_RETRIES = LockFacade.RELEASE_STORE_MIN_RETRIES;
-
-    /** The least time a swapper tries such a primitive again (notes, 4); as LockFacade's. */
-    static final long RELEASE_STORE_RETRY_NANOS = LockFacade.RELEASE_STORE_RETRY_NANOS;
-
     private final String name;
     private final String policyKey;
 
@@ -350,18 +344,15 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
 
     /** Performs a pending swap if nobody holds the primitive now; otherwise leaves it to its last holder. */
     private void helpPendingSwap() {
-        int failures = 0;
-        long firstFailure = 0L;
+        ReleaseStoreRetries retries = null;
         while (PENDING.getVolatile(this) != null) {
             ReadWritePrimitive p = current;
             if (!exclusiveTry(p)) {
                 if (p.releasesByStore() && !p.isLocked()) { // a release store in flight may have missed us (notes, 4)
-                    long now = System.nanoTime();
-                    if (failures++ == 0) {
-                        firstFailure = now;
+                    if (retries == null) {
+                        retries = new ReleaseStoreRetries();
                     }
-                    if (failures <= RELEASE_STORE_MIN_RETRIES || now - firstFailure < RELEASE_STORE_RETRY_NANOS) {
-                        Thread.onSpinWait();
+                    if (retries.another()) {
                         continue;
                     }
                 }

@@ -28,7 +28,7 @@ import org.rouse.lock.spi.LockPrimitive;
 class FacadeWithFallbackTest {
 
     /** A fallback mutex reporting another strategy name, so swaps are visible. */
-    private static final class Named implements LockPrimitive {
+    private static class Named implements LockPrimitive {
         private final LockPrimitive mutex = FallbackMutex.create();
         private final String strategy;
 
@@ -76,12 +76,12 @@ class FacadeWithFallbackTest {
      * A free fallback mutex whose next {@code tryLock()}s fail as if a release were still in flight: what a swapper
      * meets when a primitive that releases by a store is freed in the same instant (its hold not yet seen to end).
      */
-    private static final class ReleaseInFlight implements LockPrimitive {
-        private final LockPrimitive mutex = FallbackMutex.create();
+    private static final class ReleaseInFlight extends Named {
         private final boolean releasesByStore;
         int failingTries;
 
         ReleaseInFlight(boolean releasesByStore) {
+            super("in-flight");
             this.releasesByStore = releasesByStore;
         }
 
@@ -91,38 +91,8 @@ class FacadeWithFallbackTest {
         }
 
         @Override
-        public String strategy() {
-            return "in-flight";
-        }
-
-        @Override
-        public void lock() {
-            mutex.lock();
-        }
-
-        @Override
-        public void lockInterruptibly() throws InterruptedException {
-            mutex.lockInterruptibly();
-        }
-
-        @Override
         public boolean tryLock() {
-            return failingTries-- <= 0 && mutex.tryLock();
-        }
-
-        @Override
-        public boolean tryLockNanos(long nanos) throws InterruptedException {
-            return mutex.tryLockNanos(nanos);
-        }
-
-        @Override
-        public void unlock() {
-            mutex.unlock();
-        }
-
-        @Override
-        public boolean isLocked() {
-            return mutex.isLocked();
+            return failingTries-- <= 0 && super.tryLock();
         }
     }
 
