@@ -119,6 +119,84 @@ class AdaptiveReadWriteTest {
     }
 
     /**
+     * The word's waits spin their own bounds: a writer that finds a reader inside spins OPEN_SPINS with the lock
+     * open (a reader still gets in), then closes it and spins DRAIN_SPINS before it parks; a reader that finds it
+     * parked draining does not spin at all, since the reader it waits for is not running.
+     */
+    @Test
+    void aWriterSpinsOpenThenClosedBeforeItParksAndReadersDoNotSpinOnAParkedWriter() throws Exception {
+        AdaptiveReadWrite lock = lock(AdaptiveTuning.DEFAULT_MAX_SPINS, HOUR_NANOS);
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        lock.lockShared(); // the reader inside
+        List<Thread> writer = TestThreads.start("writer", 1, failures, i -> {
+            lock.lock();
+            lock.unlock();
+        });
+        TestThreads.awaitInside(writer.get(0), "LockSupport", "park");
+        assertEquals(
+                AdaptiveReadWrite.OPEN_SPINS + AdaptiveReadWrite.DRAIN_SPINS,
+                lock.spins(),
+                "the writer's spins with the lock open and then closed");
+        assertFalse(TestThreads.onOtherThread(lock::tryLockShared), "the parked writer has closed the lock");
+
+        List<Thread> reader = TestThreads.start("late-reader", 1, failures, i -> {
+            lock.lockShared();
+            lock.unlockShared();
+        });
+        TestThreads.awaitInside(reader.get(0), "LockSupport", "park");
+        assertEquals(
+                AdaptiveReadWrite.OPEN_SPINS + AdaptiveReadWrite.DRAIN_SPINS,
+                lock.spins(),
+                "a reader arriving while the writer is parked draining parks without spinning");
+
+        lock.unlockShared(); // the last reader out lets the writer in; its release wakes the late reader
+        TestThreads.joinAll(List.of(writer.get(0), reader.get(0)), Duration.ofSeconds(20), failures);
+        assertFalse(lock.isLocked());
+    }
+
+    /** A reader that finds a writer inside, not parked, spins READER_SPINS before it parks. */
+    @Test
+    void aReaderSpinsForARunningWriterBeforeItParks() throws Exception {
+        AdaptiveReadWrite lock = lock(AdaptiveTuning.DEFAULT_MAX_SPINS, HOUR_NANOS);
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        lock.lock();
+        List<Thread> reader = TestThreads.start("reader", 1, failures, i -> {
+            lock.lockShared();
+            lock.unlockShared();
+        });
+        TestThreads.awaitInside(reader.get(0), "LockSupport", "park");
+        assertEquals(AdaptiveReadWrite.READER_SPINS, lock.spins());
+        lock.unlock();
+        TestThreads.joinAll(reader, Duration.ofSeconds(20), failures);
+        assertFalse(lock.isLocked());
+    }
+
+    /** An engine configured not to spin ({@code adaptive.spin.max} = 0) spins on no wait of the word either. */
+    @Test
+    void noWaitSpinsWhenTheEngineIsConfiguredNotTo() throws Exception {
+        AdaptiveReadWrite lock = lock(0, HOUR_NANOS);
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        lock.lockShared();
+        List<Thread> writer = TestThreads.start("writer", 1, failures, i -> {
+            lock.lock();
+            lock.unlock();
+        });
+        TestThreads.awaitInside(writer.get(0), "LockSupport", "park");
+        lock.unlockShared();
+        TestThreads.joinAll(writer, Duration.ofSeconds(20), failures);
+
+        lock.lock();
+        List<Thread> reader = TestThreads.start("reader", 1, failures, i -> {
+            lock.lockShared();
+            lock.unlockShared();
+        });
+        TestThreads.awaitInside(reader.get(0), "LockSupport", "park");
+        lock.unlock();
+        TestThreads.joinAll(reader, Duration.ofSeconds(20), failures);
+        assertEquals(0, lock.spins());
+    }
+
+    /**
      * Writers are never starved by readers: 8 readers overlap so that the read lock is never free, and 2 writers
      * must each still complete their writes, every wait bounded (far above a scheduling quantum, far below the
      * test's run: a reader-preferring lock would keep them out for as long as the readers run).
