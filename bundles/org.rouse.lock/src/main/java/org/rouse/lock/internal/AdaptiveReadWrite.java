@@ -38,9 +38,7 @@ final class AdaptiveReadWrite implements ReadWritePrimitive, AdaptiveWaiter.Queu
      * the queue's "be fair" timer has expired. F. Pizlo, "Locking in WebKit" (2016), for "wake, don't grant": a
      * thread that is granted a lock before it runs holds it while unscheduled. The JDK's ReentrantReadWriteLock for
      * the contract and for woken readers that acquire only when they run. The writers' mutex, its spin and its
-     * fairness timer are AdaptiveMutex's; the readers' timer is the same FairnessTimer. The writer's wait with the
-     * lock still open (see Spins) is what a ReentrantReadWriteLock writer does before its node is first in the AQS
-     * queue: readers keep entering meanwhile.
+     * fairness timer are AdaptiveMutex's; the readers' timer is the same FairnessTimer.
      *
      * Layout. `writers`: an AdaptiveMutex that a writer holds from before it closes the lock until after it opens
      * it again (writers exclude each other there, with barging and eventual fairness). `state`: bit WRITER (a
@@ -64,7 +62,8 @@ final class AdaptiveReadWrite implements ReadWritePrimitive, AdaptiveWaiter.Queu
      *
      * Exclusive acquire. Take `writers` (AdaptiveMutex's fast path, spin, queue and fairness), then CAS(0, WRITER)
      * when no reader holds it (the common case: the whole acquisition is two CASes). Else spin up to OPEN_SPINS with
-     * the lock open, retrying CAS(0, WRITER) whenever the word reads 0; then set WRITER and wait for the count to
+     * the lock open, retrying CAS(0, WRITER) whenever the word reads 0 (a writer whose time runs out or that is
+     * interrupted meanwhile gives up there, without closing the lock); then set WRITER and wait for the count to
      * drop to 0: spin up to DRAIN_SPINS, then publish the thread in `drainer`, set DRAIN_PARKED by a CAS that
      * confirms count > 0, and park until the count is 0; then clear DRAIN_PARKED. A writer that gives up (timeout,
      * interrupt) while waiting releases as below. tryLock: fails at once unless the word is 0 (so a swapper's
@@ -78,18 +77,22 @@ final class AdaptiveReadWrite implements ReadWritePrimitive, AdaptiveWaiter.Queu
      * (or, when its own timer has expired, hands over to) one parked writer. Downgrade is the same release with
      * one more reader, the caller, in the same CAS.
      *
-     * Spins. The word's waits have their own fixed bounds, not the writers' mutex's adaptive limit
-     * (adaptive.spin.max, 5 by default; when it is 0, nobody spins here either), because what they wait for is one
-     * short critical section on a thread that is running: a reader waits for one writer, a writer for the readers
-     * inside. A park there costs far more than the wait, and more than one park: while a writer is parked draining,
-     * the lock is closed and every reader that arrives parks too, and every parked thread's wake-up preempts a
-     * running one, which makes a preempted holder, and so more parks, likelier. With the mutex's 5 spins,
-     * rw-read-mostly (16 threads, 2 cores) settled within a few rounds into a state of 0.0004-0.0006 voluntary
-     * context switches per operation, 3-4 times ReentrantReadWriteLock's, and 0.83-0.98x its throughput; with
-     * OPEN_SPINS 100, DRAIN_SPINS 200 and READER_SPINS 50 it stays at ReentrantReadWriteLock's rate
-     * (docs/performance.md, 2026-12-07). Readers stop spinning at once when the writer is parked draining: it waits
-     * for a reader that is not running. A spin-wait hint took 19 ns on the EPYC host, so the bounds are about 1, 2
-     * and 4 µs there (twice that where a hint takes ~140 cycles, as on recent Intel cores): below a park and wake-up.
+     * Spins. The word's waits have their own fixed bounds, not the writers' mutex's adaptive limit (adaptive.spin.max,
+     * 5 by default; when it is 0, nobody spins here either), because what they wait for is one short critical section
+     * on a thread that is running: a reader waits for one writer, a writer for the readers inside. A park there costs
+     * far more than the wait, and more than one park: while a writer is parked draining, the lock is closed and every
+     * reader that arrives parks too, and every parked thread's wake-up preempts a running one, which makes a preempted
+     * holder, and so more parks, likelier. With the mutex's 5 spins, rw-read-mostly (16 threads, 2 cores) settled
+     * within a few rounds into a state of 0.0004-0.0005 voluntary context switches per operation, 2.5-3.6 times
+     * ReentrantReadWriteLock's, and 0.89-0.97x its throughput; with OPEN_SPINS 100, DRAIN_SPINS 200 and READER_SPINS 50
+     * its context switches are ReentrantReadWriteLock's and its throughput 0.96-1.20x (docs/performance.md,
+     * 2026-12-07). The open spin is this lock's own bounded window, not ReentrantReadWriteLock's rule (which keeps new
+     * readers out as soon as a writer is first in its queue): the longer drain and reader spins alone brought the parks
+     * down but not the throughput up. Readers stop spinning at once when the writer is parked draining: it waits for a
+     * reader that is not running. A spin-wait hint took 19 ns on the EPYC host, so the bounds are about 2, 4 and 1 µs
+     * there (open, drain, reader), twice that where a hint takes ~140 cycles (recent Intel cores): below a park and
+     * wake-up. They are iteration counts measured on one host and one read-mostly load; a write-heavy load or a
+     * many-core host may want others.
      *
      * Invariants.
      * (I1) Only the holder of `writers` sets WRITER, and it clears WRITER before it releases `writers`; so WRITER is
@@ -384,6 +387,14 @@ final class AdaptiveReadWrite implements ReadWritePrimitive, AdaptiveWaiter.Queu
     private boolean claim(Mode mode, long deadline) throws InterruptedException {
         if (spinWhileOpen()) {
             return true;
+        }
+        if (mode == Mode.TIMED && deadline - System.nanoTime() <= 0L) {
+            writers.unlock(); // the time ran out while the lock was open: never close it for nothing
+            return false;
+        }
+        if (mode == Mode.INTERRUPTIBLE && Thread.interrupted()) {
+            writers.unlock();
+            throw new InterruptedException();
         }
         int before;
         do {

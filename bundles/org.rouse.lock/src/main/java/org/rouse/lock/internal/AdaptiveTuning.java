@@ -3,7 +3,8 @@ package org.rouse.lock.internal;
 /**
  * The engine's tuning of {@code adaptive} locks, replaced as a whole when the configuration changes.
  *
- * @param maxSpins the most spin iterations a thread makes before it queues (the adaptive limit stays below it)
+ * @param maxSpins the most spin iterations a thread waiting for an adaptive mutex makes before it queues (the adaptive
+ *     limit stays below it); 0 also turns off the fixed spins of an adaptive read-write lock's word
  * @param fairnessBoundNanos the fairness timer's interval: after a fair hand-off the next one is due at a random
  *     point within this many nanoseconds (on average half of it)
  */

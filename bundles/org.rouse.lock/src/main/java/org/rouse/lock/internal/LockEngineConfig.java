@@ -21,10 +21,10 @@ import org.osgi.service.metatype.annotations.ObjectClassDefinition;
 
     @AttributeDefinition(
             name = "adaptive: most spins before parking",
-            description = "The upper bound of an adaptive lock's spin before a waiter parks; the spin actually used "
-                    + "adapts to how long the lock is usually held (glibc's adaptive mutex). 0 parks at once, and "
-                    + "also turns off the short fixed spins of an adaptive read-write lock's readers and writers. "
-                    + "Range 0..100000.",
+            description = "The upper bound of an adaptive mutex's spin before a waiter parks; the spin actually used "
+                    + "adapts to how long the lock is usually held (glibc's adaptive mutex). 0 parks at once. An "
+                    + "adaptive read-write lock's readers and writers waiting on its word spin short fixed bounds "
+                    + "instead, which 0 turns off too. Range 0..100000.",
             min = "0",
             max = "100000")
     int adaptive_spin_max() default AdaptiveTuning.DEFAULT_MAX_SPINS;

@@ -15,6 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The {@code adaptive} read-write primitive on real threads: a writer's release wakes parked readers instead of
@@ -120,7 +122,7 @@ class AdaptiveReadWriteTest {
 
     /**
      * The word's waits spin their own bounds: a writer that finds a reader inside spins OPEN_SPINS with the lock
-     * open (a reader still gets in), then closes it and spins DRAIN_SPINS before it parks; a reader that finds it
+     * open, then closes it and spins DRAIN_SPINS before it parks; a reader that finds it
      * parked draining does not spin at all, since the reader it waits for is not running.
      */
     @Test
@@ -265,12 +267,14 @@ class AdaptiveReadWriteTest {
 
     /**
      * No writer with anyone: 16 threads, a third of them writers, every acquire method (blocking, interruptible,
-     * try, timed), downgrades, random interrupts and timeouts, with spinning off and the fairness timer short so
-     * waking, granting, draining and giving up all happen; counted on every hold.
+     * try, timed), downgrades, random interrupts and timeouts, with the fairness timer short so waking, granting,
+     * draining and giving up all happen; counted on every hold. With spinning off (every wait parks) and on (the
+     * word's fixed spins, a writer's open spin among them).
      */
-    @Test
-    void noWriterIsEverInsideWithAnyoneWhateverTheAcquireMethods() throws Exception {
-        AdaptiveReadWrite lock = lock(0, TimeUnit.MICROSECONDS.toNanos(200));
+    @ParameterizedTest(name = "adaptive.spin.max = {0}")
+    @ValueSource(ints = {0, AdaptiveTuning.DEFAULT_MAX_SPINS})
+    void noWriterIsEverInsideWithAnyoneWhateverTheAcquireMethods(int maxSpins) throws Exception {
+        AdaptiveReadWrite lock = lock(maxSpins, TimeUnit.MICROSECONDS.toNanos(200));
         AtomicInteger readersInside = new AtomicInteger();
         AtomicInteger writersInside = new AtomicInteger();
         AtomicInteger violations = new AtomicInteger();

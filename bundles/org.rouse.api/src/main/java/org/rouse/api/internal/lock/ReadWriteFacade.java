@@ -88,7 +88,9 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
      *    release) the swapper retries its tryLock for a while, as LockFacade's does, but only while isLocked() reads
      *    false: AdaptiveReadWrite frees its word by a CAS before its writers' mutex by the release store, so a
      *    release in flight reads free, while readers inside read held (a reader's own final unlock, which helps too,
-     *    then leaves the swap to the last reader out instead of spinning).
+     *    then leaves the swap to the last reader out instead of spinning). A writer that holds the writers' mutex
+     *    but has not yet closed the word (AdaptiveReadWrite's open spin) also reads free for a moment; the retries
+     *    then run out, as they are bounded, and that writer's own final unlock performs the swap.
      *    Acquisitions that give up (timeout, interrupt) re-read `pending` too. Threads waiting on an old primitive
      *    drain: each admission attempt through a stale primitive releases it at once.
      * 5. Conditions (FacadeCondition) belong to the write lock; their queues are touched only by the writer.
