@@ -84,6 +84,7 @@ class HarnessTest {
     void listNamesTheScenarios() {
         assertEquals(0, run("--list"));
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("wakeup-floor"));
+        assertTrue(out.toString(StandardCharsets.UTF_8).contains("rw-write-heavy"));
     }
 
     @Test

@@ -15,10 +15,12 @@ import org.rouse.benchmarks.scenario.Variant;
  * {@code rw-read-mostly}: 16 threads share one read-write lock guarding a small hash map, 95 % reads (a lookup under
  * the read lock) and 5 % writes (an update under the write lock): Rouse's {@code adaptive} and {@code jdk}
  * read-write strategies through the real front beside a raw {@link ReentrantReadWriteLock} and
- * {@link StampedLock#asReadWriteLock()}.
+ * {@link StampedLock#asReadWriteLock()}. {@code rw-write-heavy} is the same with 25 % writes, where writers meet
+ * each other and readers far more often.
  *
  * <pre>{@code
  * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness rw-read-mostly --quick
+ * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness rw-write-heavy --quick
  * }</pre>
  */
 public final class ReadMostly implements Scenario {
@@ -26,15 +28,36 @@ public final class ReadMostly implements Scenario {
     static final String BASELINE = "ReentrantReadWriteLock";
     static final int THREADS = 16;
 
+    private final String name;
+    /** One operation in this many is a write. */
+    private final int writeOneIn;
+
+    /** {@code rw-read-mostly}: 5 % writes. */
+    public ReadMostly() {
+        this("rw-read-mostly", 20);
+    }
+
+    private ReadMostly(String name, int writeOneIn) {
+        this.name = name;
+        this.writeOneIn = writeOneIn;
+    }
+
+    /** {@code rw-write-heavy}: 25 % writes. */
+    public static ReadMostly writeHeavy() {
+        return new ReadMostly("rw-write-heavy", 4);
+    }
+
     @Override
     public String name() {
-        return "rw-read-mostly";
+        return name;
     }
 
     @Override
     public String description() {
-        return THREADS + " threads on this machine's cores share one read-write lock over a 64-key HashMap: 95 % of"
-                + " operations look a key up under the read lock, 5 % update one under the write lock, with ~20"
+        int writePercent = 100 / writeOneIn;
+        return THREADS + " threads on this machine's cores share one read-write lock over a 64-key HashMap: "
+                + (100 - writePercent) + " % of operations look a key up under the read lock, " + writePercent
+                + " % update one under the write lock, with ~20"
                 + " arithmetic steps of private work between operations. Throughput in operations per second (ratio"
                 + " against a raw non-fair ReentrantReadWriteLock); CPU and voluntary/involuntary context switches per"
                 + " operation over all worker threads; fairness as the min/max ratio of per-thread operations;"
@@ -45,10 +68,11 @@ public final class ReadMostly implements Scenario {
     @Override
     public List<Variant> variants(Options options) {
         return List.of(
-                new ReadMostlyVariant("rouse adaptive (rw)", ReadMostlyVariant.newRouseReadWriteLock("adaptive")),
-                new ReadMostlyVariant("rouse jdk (rw)", ReadMostlyVariant.newRouseReadWriteLock("jdk")),
-                new ReadMostlyVariant(BASELINE, new ReentrantReadWriteLock(false)),
-                new ReadMostlyVariant("StampedLock.asReadWriteLock", new StampedLock().asReadWriteLock()));
+                new ReadMostlyVariant(
+                        "rouse adaptive (rw)", ReadMostlyVariant.newRouseReadWriteLock("adaptive"), writeOneIn),
+                new ReadMostlyVariant("rouse jdk (rw)", ReadMostlyVariant.newRouseReadWriteLock("jdk"), writeOneIn),
+                new ReadMostlyVariant(BASELINE, new ReentrantReadWriteLock(false), writeOneIn),
+                new ReadMostlyVariant("StampedLock.asReadWriteLock", new StampedLock().asReadWriteLock(), writeOneIn));
     }
 
     @Override

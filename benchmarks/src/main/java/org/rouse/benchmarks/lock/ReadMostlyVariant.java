@@ -15,18 +15,20 @@ import org.rouse.benchmarks.scenario.Variant;
 import org.rouse.lock.internal.StrategyLockEngine;
 
 /**
- * {@value ReadMostly#THREADS} threads reading (95 %) and writing (5 %) a small map under one read-write lock for a
- * round; a violation counter checks on every operation that no writer is inside together with anyone.
+ * {@value ReadMostly#THREADS} threads reading and writing (one operation in {@code writeOneIn}) a small map under one
+ * read-write lock for a round; a violation counter checks on every operation that no writer is inside together with
+ * anyone.
  */
 final class ReadMostlyVariant implements Variant {
 
     private static final int MAP_KEYS = 64;
     private static final int WORK_ITERATIONS = 20;
-    /** One operation in this many (by a per-thread random draw) is a write: 5 %. */
-    private static final int WRITE_ONE_IN = 20;
 
     private final String name;
     private final ReadWriteLock lock;
+    /** One operation in this many (by a per-thread random draw) is a write. */
+    private final int writeOneIn;
+
     private final int threads = ReadMostly.THREADS;
     private final HashMap<Integer, Long> map = new HashMap<>();
     private final long[] ops;
@@ -40,9 +42,10 @@ final class ReadMostlyVariant implements Variant {
     /** Violations seen; atomic. */
     private final AtomicInteger violations = new AtomicInteger();
 
-    ReadMostlyVariant(String name, ReadWriteLock lock) {
+    ReadMostlyVariant(String name, ReadWriteLock lock, int writeOneIn) {
         this.name = name;
         this.lock = lock;
+        this.writeOneIn = writeOneIn;
         this.ops = new long[threads];
         this.usage = new ThreadUsage[threads];
         for (int k = 0; k < MAP_KEYS; k++) {
@@ -73,8 +76,9 @@ final class ReadMostlyVariant implements Variant {
 
     @Override
     public String description() {
-        return threads + " threads; " + name + "; 95 % HashMap lookups under the read lock, 5 % updates under the"
-                + " write lock";
+        int writePercent = 100 / writeOneIn;
+        return threads + " threads; " + name + "; " + (100 - writePercent) + " % HashMap lookups under the read lock, "
+                + writePercent + " % updates under the write lock";
     }
 
     @Override
@@ -92,7 +96,7 @@ final class ReadMostlyVariant implements Variant {
                 seed = seed * 6364136223846793005L + 1442695040888963407L;
             }
             int key = (int) ((seed >>> 33) % MAP_KEYS);
-            if (((seed >>> 17) % WRITE_ONE_IN) == 0) {
+            if (((seed >>> 17) % writeOneIn) == 0) {
                 lock.writeLock().lock();
                 try {
                     if (++writersInside != 1 || readersInside.get() != 0) {
