@@ -176,11 +176,24 @@ final class AdaptiveReadWrite implements ReadWritePrimitive, AdaptiveWaiter.Queu
 
     /** The engine's current tuning; read on the slow paths only (only whether it spins at all). */
     private final Supplier<AdaptiveTuning> tuning;
+    /** The word's spin bounds: OPEN_SPINS, DRAIN_SPINS and READER_SPINS but in model checks. */
+    private final int openSpins;
+
+    private final int drainSpins;
+    private final int readerSpins;
 
     AdaptiveReadWrite(Supplier<AdaptiveTuning> tuning) {
+        this(tuning, OPEN_SPINS, DRAIN_SPINS, READER_SPINS);
+    }
+
+    /** With other spin bounds on the word, for model checks that cover every spin's exits in a few steps. */
+    AdaptiveReadWrite(Supplier<AdaptiveTuning> tuning, int openSpins, int drainSpins, int readerSpins) {
         this.tuning = tuning;
         this.writers = new AdaptiveMutex(tuning);
         this.fairness = new FairnessTimer(tuning);
+        this.openSpins = openSpins;
+        this.drainSpins = drainSpins;
+        this.readerSpins = readerSpins;
     }
 
     @Override
@@ -457,7 +470,7 @@ final class AdaptiveReadWrite implements ReadWritePrimitive, AdaptiveWaiter.Queu
      * inside gone, new ones still let in), and closes it then with CAS(0, WRITER); true if the caller holds the lock.
      */
     private boolean spinWhileOpen() {
-        int limit = spinLimit(OPEN_SPINS);
+        int limit = spinLimit(openSpins);
         for (int i = 0; i < limit; i++) {
             Thread.onSpinWait();
             if (state == 0 && STATE.compareAndSet(this, 0, WRITER)) {
@@ -471,7 +484,7 @@ final class AdaptiveReadWrite implements ReadWritePrimitive, AdaptiveWaiter.Queu
 
     /** Spins, while WRITER keeps new readers out, until the count is 0 or DRAIN_SPINS; true if drained. */
     private boolean spinUntilDrained() {
-        int limit = spinLimit(DRAIN_SPINS);
+        int limit = spinLimit(drainSpins);
         for (int i = 0; ; i++) {
             if ((state >>> READER_SHIFT) == 0) {
                 countSpins(i);
@@ -599,7 +612,7 @@ final class AdaptiveReadWrite implements ReadWritePrimitive, AdaptiveWaiter.Queu
      * (unless the caller was just woken). True if the caller now holds the lock shared.
      */
     private boolean spinShared(boolean woken) {
-        int limit = spinLimit(READER_SPINS);
+        int limit = spinLimit(readerSpins);
         for (int i = 0; ; i++) {
             int s = state;
             if ((s & WRITER) == 0) {
