@@ -29,22 +29,22 @@ public final class ReadMostly implements Scenario {
     static final int THREADS = 16;
 
     private final String name;
-    /** One operation in this many is a write. */
-    private final int writeOneIn;
+    /** The share of writes: 5 or 25 %. */
+    private final int writePercent;
 
     /** {@code rw-read-mostly}: 5 % writes. */
     public ReadMostly() {
-        this("rw-read-mostly", 20);
+        this("rw-read-mostly", 5);
     }
 
-    private ReadMostly(String name, int writeOneIn) {
+    private ReadMostly(String name, int writePercent) {
         this.name = name;
-        this.writeOneIn = writeOneIn;
+        this.writePercent = writePercent;
     }
 
     /** {@code rw-write-heavy}: 25 % writes. */
     public static ReadMostly writeHeavy() {
-        return new ReadMostly("rw-write-heavy", 4);
+        return new ReadMostly("rw-write-heavy", 25);
     }
 
     @Override
@@ -54,7 +54,6 @@ public final class ReadMostly implements Scenario {
 
     @Override
     public String description() {
-        int writePercent = 100 / writeOneIn;
         return THREADS + " threads on this machine's cores share one read-write lock over a 64-key HashMap: "
                 + (100 - writePercent) + " % of operations look a key up under the read lock, " + writePercent
                 + " % update one under the write lock, with ~20"
@@ -69,10 +68,11 @@ public final class ReadMostly implements Scenario {
     public List<Variant> variants(Options options) {
         return List.of(
                 new ReadMostlyVariant(
-                        "rouse adaptive (rw)", ReadMostlyVariant.newRouseReadWriteLock("adaptive"), writeOneIn),
-                new ReadMostlyVariant("rouse jdk (rw)", ReadMostlyVariant.newRouseReadWriteLock("jdk"), writeOneIn),
-                new ReadMostlyVariant(BASELINE, new ReentrantReadWriteLock(false), writeOneIn),
-                new ReadMostlyVariant("StampedLock.asReadWriteLock", new StampedLock().asReadWriteLock(), writeOneIn));
+                        "rouse adaptive (rw)", ReadMostlyVariant.newRouseReadWriteLock("adaptive"), writePercent),
+                new ReadMostlyVariant("rouse jdk (rw)", ReadMostlyVariant.newRouseReadWriteLock("jdk"), writePercent),
+                new ReadMostlyVariant(BASELINE, new ReentrantReadWriteLock(false), writePercent),
+                new ReadMostlyVariant(
+                        "StampedLock.asReadWriteLock", new StampedLock().asReadWriteLock(), writePercent));
     }
 
     @Override

@@ -15,7 +15,7 @@ import org.rouse.benchmarks.scenario.Variant;
 import org.rouse.lock.internal.StrategyLockEngine;
 
 /**
- * {@value ReadMostly#THREADS} threads reading and writing (one operation in {@code writeOneIn}) a small map under one
+ * {@value ReadMostly#THREADS} threads reading and writing (5 % or 25 % of the operations) a small map under one
  * read-write lock for a round; a violation counter checks on every operation that no writer is inside together with
  * anyone.
  */
@@ -26,8 +26,8 @@ final class ReadMostlyVariant implements Variant {
 
     private final String name;
     private final ReadWriteLock lock;
-    /** One operation in this many (by a per-thread random draw) is a write. */
-    private final int writeOneIn;
+    /** The share of writes, 5 or 25 %, drawn per operation by a per-thread random number. */
+    private final int writePercent;
 
     private final int threads = ReadMostly.THREADS;
     private final HashMap<Integer, Long> map = new HashMap<>();
@@ -42,10 +42,13 @@ final class ReadMostlyVariant implements Variant {
     /** Violations seen; atomic. */
     private final AtomicInteger violations = new AtomicInteger();
 
-    ReadMostlyVariant(String name, ReadWriteLock lock, int writeOneIn) {
+    ReadMostlyVariant(String name, ReadWriteLock lock, int writePercent) {
+        if (writePercent != 5 && writePercent != 25) {
+            throw new IllegalArgumentException("writePercent: 5 or 25, not " + writePercent);
+        }
         this.name = name;
         this.lock = lock;
-        this.writeOneIn = writeOneIn;
+        this.writePercent = writePercent;
         this.ops = new long[threads];
         this.usage = new ThreadUsage[threads];
         for (int k = 0; k < MAP_KEYS; k++) {
@@ -76,7 +79,6 @@ final class ReadMostlyVariant implements Variant {
 
     @Override
     public String description() {
-        int writePercent = 100 / writeOneIn;
         return threads + " threads; " + name + "; " + (100 - writePercent) + " % HashMap lookups under the read lock, "
                 + writePercent + " % updates under the write lock";
     }
@@ -96,7 +98,7 @@ final class ReadMostlyVariant implements Variant {
                 seed = seed * 6364136223846793005L + 1442695040888963407L;
             }
             int key = (int) ((seed >>> 33) % MAP_KEYS);
-            if (((seed >>> 17) % writeOneIn) == 0) {
+            if (isWrite(seed >>> 17)) {
                 lock.writeLock().lock();
                 try {
                     if (++writersInside != 1 || readersInside.get() != 0) {
@@ -124,6 +126,14 @@ final class ReadMostlyVariant implements Variant {
         }
         usage[index] = ThreadUsage.end().minus(begin);
         ops[index] = done + (sink == 42 ? 1 : 0); // keep the reads alive
+    }
+
+    /**
+     * Whether this draw is a write. Each share divides by a constant, as before there were two: a division by a field
+     * is a real divide on every operation, which would change the workload rw-read-mostly has always measured.
+     */
+    private boolean isWrite(long draw) {
+        return writePercent == 25 ? (draw & 3) == 0 : draw % 20 == 0;
     }
 
     @Override

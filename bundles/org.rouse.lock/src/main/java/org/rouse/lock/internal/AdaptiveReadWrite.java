@@ -85,14 +85,16 @@ final class AdaptiveReadWrite implements ReadWritePrimitive, AdaptiveWaiter.Queu
      * holder, and so more parks, likelier. With the mutex's 5 spins, rw-read-mostly (16 threads, 2 cores) settled
      * within a few rounds into a state of 0.0004-0.0005 voluntary context switches per operation, 2.5-3.6 times
      * ReentrantReadWriteLock's, and 0.89-0.97x its throughput; with OPEN_SPINS 100, DRAIN_SPINS 200 and READER_SPINS 50
-     * its context switches are ReentrantReadWriteLock's and its throughput 0.96-1.20x (docs/performance.md,
-     * 2026-12-07). The open spin is this lock's own bounded window, not ReentrantReadWriteLock's rule (which keeps new
-     * readers out as soon as a writer is first in its queue): the longer drain and reader spins alone brought the parks
-     * down but not the throughput up. Readers stop spinning at once when the writer is parked draining: it waits for a
-     * reader that is not running. A spin-wait hint took 19 ns on the EPYC host, so the bounds are about 2, 4 and 1 µs
-     * there (open, drain, reader), twice that where a hint takes ~140 cycles (recent Intel cores): below a park and
-     * wake-up. They are iteration counts measured on one host and one read-mostly load; a write-heavy load or a
-     * many-core host may want others.
+     * its context switches are ReentrantReadWriteLock's and its throughput 0.96-1.20x on JDK 17 (0.88-0.97x on JDK 25,
+     * where ReentrantReadWriteLock itself is faster; docs/performance.md, 2026-12-07). The open spin is this lock's own
+     * bounded window, not ReentrantReadWriteLock's rule (which keeps new readers out as soon as a writer is first in
+     * its queue): the longer drain and reader spins alone brought the parks down but not the throughput up. Readers
+     * stop spinning at once when the writer is parked draining: it waits for a reader that is not running. A spin-wait
+     * hint took 19 ns on the EPYC host, so the bounds are about 2, 4 and 1 µs there (open, drain, reader), twice that
+     * where a hint takes ~140 cycles (recent Intel cores): below a park and wake-up. They are iteration counts measured
+     * on one host, read-mostly (5 % writes) and write-heavy (25 %, where they neither helped nor hurt: 0.95-1.02x
+     * against main's 0.97-1.01x); a many-core host may want others. Instances take them as defaults; model checks pass
+     * bounds of a few spins, which reach every spin's exits.
      *
      * Invariants.
      * (I1) Only the holder of `writers` sets WRITER, and it clears WRITER before it releases `writers`; so WRITER is
@@ -135,11 +137,11 @@ final class AdaptiveReadWrite implements ReadWritePrimitive, AdaptiveWaiter.Queu
     static final int READER = 1 << READER_SHIFT;
     static final int MAX_READERS = Integer.MAX_VALUE >>> READER_SHIFT;
 
-    /** Spins a writer makes, the lock still open, waiting for the readers inside to leave (notes, "Spins"). */
+    /** The default bound of a writer's spin with the lock still open, waiting for the readers inside to leave. */
     static final int OPEN_SPINS = 100;
-    /** Spins a writer makes, the lock closed, waiting for the readers inside to leave before it parks. */
+    /** The default bound of a writer's spin with the lock closed, waiting for the readers inside to leave. */
     static final int DRAIN_SPINS = 200;
-    /** Spins a reader makes waiting for a running writer to leave before it parks. */
+    /** The default bound of a reader's spin waiting for a running writer to leave (notes, "Spins"). */
     static final int READER_SPINS = 50;
 
     private static final VarHandle STATE;
@@ -176,10 +178,11 @@ final class AdaptiveReadWrite implements ReadWritePrimitive, AdaptiveWaiter.Queu
 
     /** The engine's current tuning; read on the slow paths only (only whether it spins at all). */
     private final Supplier<AdaptiveTuning> tuning;
-    /** The word's spin bounds: OPEN_SPINS, DRAIN_SPINS and READER_SPINS but in model checks. */
+    /** OPEN_SPINS, or a model check's smaller bound; final, set by the constructor. */
     private final int openSpins;
-
+    /** DRAIN_SPINS, or a model check's smaller bound; final, set by the constructor. */
     private final int drainSpins;
+    /** READER_SPINS, or a model check's smaller bound; final, set by the constructor. */
     private final int readerSpins;
 
     AdaptiveReadWrite(Supplier<AdaptiveTuning> tuning) {
@@ -394,8 +397,9 @@ final class AdaptiveReadWrite implements ReadWritePrimitive, AdaptiveWaiter.Queu
     // ------------------------------------------------------------------------------- exclusive, slow
 
     /**
-     * With {@code writers} held: sets WRITER, then waits for the readers inside to leave. True once the caller holds
-     * the lock; false (TIMED) or InterruptedException (INTERRUPTIBLE) after releasing everything it took.
+     * With {@code writers} held: spins with the lock open (and takes it there if the word reads 0), then sets WRITER
+     * and waits for the readers inside to leave. True once the caller holds the lock; false (TIMED) or
+     * InterruptedException (INTERRUPTIBLE) after releasing everything it took.
      */
     private boolean claim(Mode mode, long deadline) throws InterruptedException {
         if (spinWhileOpen()) {

@@ -3,9 +3,11 @@ package org.rouse.lock.internal;
 import org.rouse.lock.spi.ReadWritePrimitive;
 
 /**
- * {@link ReadWriteLincheckModel}'s model check of the {@code adaptive} read-write primitive. Spinning is off and the fairness bound 1 ns, so the interleavings cover queueing, parking
- * and direct hand-offs (writers by the writers' mutex, parked readers counted in by a writer's release);
- * {@link AdaptiveReadWriteBargingLincheckTest} covers waking and barging.
+ * {@link ReadWriteLincheckModel}'s model check of the {@code adaptive} read-write primitive. Spinning is off and the
+ * fairness bound 1 ns, so the interleavings cover queueing, parking and direct hand-offs (writers by the writers'
+ * mutex, parked readers counted in by a writer's release); {@link AdaptiveReadWriteBargingLincheckTest} covers waking
+ * and barging, {@link AdaptiveReadWriteSpinningLincheckTest} the spins (with barging; spinning together with direct
+ * hand-offs is not model-checked).
  */
 public class AdaptiveReadWriteLincheckTest extends ReadWriteLincheckModel {
 
