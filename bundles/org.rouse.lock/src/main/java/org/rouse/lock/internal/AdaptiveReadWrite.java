@@ -92,8 +92,8 @@ final class AdaptiveReadWrite implements ReadWritePrimitive, AdaptiveWaiter.Queu
      * stop spinning at once when the writer is parked draining: it waits for a reader that is not running. A spin-wait
      * hint took 19 ns on the EPYC host, so the bounds are about 2, 4 and 1 µs there (open, drain, reader), twice that
      * where a hint takes ~140 cycles (recent Intel cores): below a park and wake-up. They are iteration counts measured
-     * on one host, read-mostly (5 % writes) and write-heavy (25 %, where they neither helped nor hurt: 0.95-1.02x
-     * against main's 0.97-1.01x); a many-core host may want others. Instances take them as defaults; model checks pass
+     * on one host, read-mostly (5 % writes) and write-heavy (25 %, where they neither helped nor hurt: 0.99-1.01x
+     * against main's 0.96-1.01x); a many-core host may want others. Instances take them as defaults; model checks pass
      * bounds of a few spins, which reach every spin's exits.
      *
      * Invariants.
