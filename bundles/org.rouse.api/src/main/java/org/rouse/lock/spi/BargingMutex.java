@@ -54,29 +54,29 @@ public abstract class BargingMutex implements LockPrimitive {
      * Implementation notes.
      *
      * Why a class. The facades call their primitive on every acquisition and release. Through the LockPrimitive
-     * interface that call is an inlined guess at the receiver's class while one or two classes have passed a call
-     * site, and an itable search once three have (several strategies in one JVM). Measured with JMH
-     * LockStrategyCosts on a 2-core EPYC: `adaptive` through the interface 7.9 ns (one class) and 9.3 ns (four)
-     * against a ReentrantLock's 5.2 ns, where the facade adds ~0.2 ns to a final AqsMutex (docs/performance.md). With the fast paths final
-     * in this class, the facade's `p instanceof BargingMutex` (a fixed-depth superclass check) leads to code it
-     * inlines whatever the subclass.
+     * interface that call is an inlined guess at the receiver's class while one or two classes have passed a call site,
+     * and an itable search once three have (several strategies in one JVM). Measured with JMH LockStrategyCosts on a
+     * 2-core EPYC: `adaptive` through the interface 7.9 ns (one class) and 9.3 ns (four) against a ReentrantLock's 5.2
+     * ns, where the facade adds ~0.2 ns to a final AqsMutex (docs/performance.md). With the fast paths final in this
+     * class, the facade's `p instanceof BargingMutex` (a fixed-depth superclass check) leads to code it inlines
+     * whatever the subclass.
      *
      * The word. `state`: volatile; the fast paths CAS it; the subclass reads and writes it through the protected
      * accessors under its own rules. The word is read before each CAS because a CAS that fails (the word has other
      * bits set under contention) costs what a successful one does.
      *
-     * The release (the default, volatile store). A CAS of LOCKED -> 0 would never lose another bit, but a CAS waits for the store buffer to drain
-     * before it can even read the word, and the facade's own stores are in it: with a CAS release `adaptive` through
-     * the facade took 7.5 ns per lock + unlock, with the store 6.2 ns, where ReentrantLock (whose release is a
-     * volatile store) takes 5.2 ns (JMH LockStrategyCosts on a 2-core EPYC, docs/performance.md). So the release is a
-     * store, and a bit that a waiter CASes in between the releaser's first read of `queued` (clear) and its store is
-     * lost. The releaser then catches it Dekker-style, as AQS's release does with its queue head: the waiter writes
-     * `queued` (volatile) before its CAS; the releaser stores the word (volatile) and then reads `queued` again. In the
-     * total order of volatile accesses either the releaser's second read comes after the waiter's write, so it sees
-     * `queued` and hands the repair to the subclass, or the waiter's write, and so its CAS, come after the releaser's
-     * store, and the CAS sees the free word (and the waiter takes the lock instead of waiting) or a later holder's
-     * word (whose release faces the same choice). A releaser that finds `queued` set although nothing was lost only
-     * costs a call.
+     * The release (the default, volatile store). A CAS of LOCKED -> 0 would never lose another bit, but a CAS waits for
+     * the store buffer to drain before it can even read the word, and the facade's own stores are in it: with a CAS
+     * release `adaptive` through the facade took 7.5 ns per lock + unlock, with the store 6.2 ns, where ReentrantLock
+     * (whose release is a volatile store) takes 5.2 ns (JMH LockStrategyCosts on a 2-core EPYC, docs/performance.md).
+     * So the release is a store, and a bit that a waiter CASes in between the releaser's first read of `queued` (clear)
+     * and its store is lost. The releaser then catches it Dekker-style, as AQS's release does with its queue head: the
+     * waiter writes `queued` (volatile) before its CAS; the releaser stores the word (volatile) and then reads `queued`
+     * again. In the total order of volatile accesses either the releaser's second read comes after the waiter's write,
+     * so it sees `queued` and hands the repair to the subclass, or the waiter's write, and so its CAS, come after the
+     * releaser's store, and the CAS sees the free word (and the waiter takes the lock instead of waiting) or a later
+     * holder's word (whose release faces the same choice). A releaser that finds `queued` set although nothing was lost
+     * only costs a call.
      *
      * Which release. The fast release is chosen by reading `queued`, not the word: every bit besides LOCKED is set
      * only while `queued` is (the subclass's bargain), so `queued` clear means the word is LOCKED alone or holds stale

@@ -43,22 +43,22 @@ final class AdaptiveMutex extends BargingMutex implements AdaptiveWaiter.Queue {
      * estimate an eighth of the way towards the spins just needed. AQS for "at most one woken waiter in flight".
      *
      * Layout. `state`: bit LOCKED (held) and bit PARKED (the queue is not empty). `queue`: the parked threads' nodes,
-     * oldest first, an ArrayDeque guarded by its own monitor (Java has no futex; the monitor plays ParkingLot's
-     * bucket lock and is held for a few instructions, never while parking). `fairness`: the per-lock fairness
-     * timer (FairnessTimer), read and re-armed only by unlockers under the monitor. `woken`: the node an unlock woke that has not
-     * yet run.
+     * oldest first, an ArrayDeque guarded by its own monitor (Java has no futex; the monitor plays ParkingLot's bucket
+     * lock and is held for a few instructions, never while parking). `fairness`: the per-lock fairness timer
+     * (FairnessTimer), read and re-armed only by unlockers under the monitor. `woken`: the node an unlock woke that has
+     * not yet run.
      *
      * Acquire. Fast path (final in BargingMutex, so the front's facades inline it; the slow paths below are its
-     * lockContended, lockInterruptiblyContended, unlockContended and releasedWhileQueued): read the word, and CAS
-     * in LOCKED if it is clear, keeping PARKED (a barging acquisition; a
-     * blind CAS(0, LOCKED) would fail whenever threads are parked, and a failed CAS costs what a successful one does,
-     * which was a fifth of an acquisition at 16 threads). Slow path, in a loop: (1) while LOCKED is clear, CAS in LOCKED keeping
-     * PARKED (barging: whoever CASes first wins, parked threads included); while LOCKED is set and PARKED clear,
-     * spin with Thread.onSpinWait() up to the adaptive limit. (2) Under the monitor: if LOCKED is clear, retry (1);
-     * else set BargingMutex's `queued` flag, then PARKED, and queue the node (at the tail; at the head if the node
-     * was woken before and lost the race, so it keeps its place). (3) Park until the node's status leaves WAITING (AdaptiveWaiter.await, the park loop
-     * shared with AdaptiveReadWrite's readers): GRANTED means the lock was handed over (we own it), WOKEN means an
-     * unlock removed us from the queue: clear `woken` and go to (1).
+     * lockContended, lockInterruptiblyContended, unlockContended and releasedWhileQueued): read the word, and CAS in
+     * LOCKED if it is clear, keeping PARKED (a barging acquisition; a blind CAS(0, LOCKED) would fail whenever threads
+     * are parked, and a failed CAS costs what a successful one does, which was a fifth of an acquisition at 16
+     * threads). Slow path, in a loop: (1) while LOCKED is clear, CAS in LOCKED keeping PARKED (barging: whoever CASes
+     * first wins, parked threads included); while LOCKED is set and PARKED clear, spin with Thread.onSpinWait() up to
+     * the adaptive limit. (2) Under the monitor: if LOCKED is clear, retry (1); else set BargingMutex's `queued` flag,
+     * then PARKED, and queue the node (at the tail; at the head if the node was woken before and lost the race, so it
+     * keeps its place). (3) Park until the node's status leaves WAITING (AdaptiveWaiter.await, the park loop shared
+     * with AdaptiveReadWrite's readers): GRANTED means the lock was handed over (we own it), WOKEN means an unlock
+     * removed us from the queue: clear `woken` and go to (1).
      *
      * Release. Fast path (BargingMutex, with its release store): when `queued` reads clear (so PARKED is clear, or
      * stale over an empty queue), store 0 without a StoreLoad fence, then read `queued` again; if it is set now, a

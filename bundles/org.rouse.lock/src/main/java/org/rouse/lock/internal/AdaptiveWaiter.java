@@ -35,8 +35,9 @@ final class AdaptiveWaiter {
      * cannot miss them) park as before.
      *
      * Invariants. `status` leaves WAITING only by a write under the primitive's monitor (an unlocker's, or a re-check's
-     * or a cancelling waiter's passing a missed wake-up on), after which the node is out of the queue; `await` parks only while it reads WAITING, so an unpark that precedes the park is
-     * not lost (LockSupport's permit). Each park is counted once, when it is about to happen.
+     * or a cancelling waiter's passing a missed wake-up on), after which the node is out of the queue; `await` parks
+     * only while it reads WAITING, so an unpark that precedes the park is not lost (LockSupport's permit). Each park is
+     * counted once, when it is about to happen.
      */
 
     /** Queued, neither woken nor granted. */

@@ -118,12 +118,11 @@ class AdaptiveMutexTest {
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
         CountDownLatch acquired = new CountDownLatch(1);
         long started = System.nanoTime();
-        List<Thread> waiter = TestThreads.start("missed", 1, failures, i -> {
+        Thread waiter = TestThreads.startParked("missed", failures, i -> {
             lock.lock();
             acquired.countDown();
             lock.unlock();
         });
-        TestThreads.awaitInside(waiter.get(0), "LockSupport", "park");
         assertEquals(1, lock.queued());
 
         assertTrue(lock.releasesByStore(), "adaptive releases by a store, so its waiters re-check");
@@ -139,7 +138,7 @@ class AdaptiveMutexTest {
                 tookMillis < Math.max(500, 3 * waitedMillis),
                 "the first queued thread re-checked " + tookMillis + " ms after the release, having waited "
                         + waitedMillis + " ms");
-        TestThreads.joinAll(waiter, Duration.ofSeconds(20), failures);
+        TestThreads.joinAll(List.of(waiter), Duration.ofSeconds(20), failures);
         assertEquals(0, lock.queued());
         assertFalse(lock.isLocked());
         assertTrue(lock.tryLock(), "a later acquisition takes the fast path");
@@ -160,19 +159,18 @@ class AdaptiveMutexTest {
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
         AtomicBoolean got = new AtomicBoolean();
         CountDownLatch done = new CountDownLatch(1);
-        List<Thread> waiter = TestThreads.start("timed", 1, failures, i -> {
+        Thread waiter = TestThreads.startParked("timed", failures, i -> {
             got.set(lock.tryLockNanos(TimeUnit.SECONDS.toNanos(2)));
             done.countDown();
             if (got.get()) {
                 lock.unlock();
             }
         });
-        TestThreads.awaitInside(waiter.get(0), "LockSupport", "park");
         assumeTrue(done.getCount() == 1, "the host was too slow to free the lock within the wait");
 
         lock.releaseMissingTheQueue();
 
-        TestThreads.joinAll(waiter, Duration.ofSeconds(20), failures);
+        TestThreads.joinAll(List.of(waiter), Duration.ofSeconds(20), failures);
         assertTrue(got.get(), "the timed wait re-checked at its deadline and took the free lock");
         assertFalse(lock.isLocked());
     }
@@ -190,7 +188,7 @@ class AdaptiveMutexTest {
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
         AtomicBoolean firstInterrupted = new AtomicBoolean();
         CountDownLatch secondAcquired = new CountDownLatch(1);
-        List<Thread> first = TestThreads.start("first", 1, failures, i -> {
+        Thread first = TestThreads.startParked("first", failures, i -> {
             try {
                 lock.lockInterruptibly();
                 lock.unlock();
@@ -198,21 +196,18 @@ class AdaptiveMutexTest {
                 firstInterrupted.set(true);
             }
         });
-        TestThreads.awaitInside(first.get(0), "LockSupport", "park");
-        List<Thread> second = TestThreads.start("second", 1, failures, i -> {
+        Thread second = TestThreads.startParked("second", failures, i -> {
             lock.lock();
             secondAcquired.countDown();
             lock.unlock();
         });
-        TestThreads.awaitInside(second.get(0), "LockSupport", "park");
         assertEquals(2, lock.queued());
 
         lock.releaseMissingTheQueue();
-        first.get(0).interrupt();
+        first.interrupt();
 
         assertTrue(secondAcquired.await(10, TimeUnit.SECONDS), "the leaving first waiter woke the one behind it");
-        TestThreads.joinAll(first, Duration.ofSeconds(20), failures);
-        TestThreads.joinAll(second, Duration.ofSeconds(20), failures);
+        TestThreads.joinAll(List.of(first, second), Duration.ofSeconds(20), failures);
         assertTrue(firstInterrupted.get(), "the first waiter left by its interrupt");
         assertFalse(lock.isLocked());
     }
@@ -258,8 +253,8 @@ class AdaptiveMutexTest {
 
     /**
      * Eventual fairness: with 16 threads on a small machine no acquisition waits anywhere near the run's length. The
-     * bound is a starvation check, far above the fairness timer, so that a loaded machine descheduling a thread does not
-     * fail it; the wait figures themselves come from the lock-contention benchmark.
+     * bound is a starvation check, far above the fairness timer, so that a loaded machine descheduling a thread does
+     * not fail it; the wait figures themselves come from the lock-contention benchmark.
      */
     @Test
     void sixteenThreadsNeverStarve() throws Exception {

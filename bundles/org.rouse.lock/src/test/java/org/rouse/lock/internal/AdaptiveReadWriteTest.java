@@ -130,29 +130,27 @@ class AdaptiveReadWriteTest {
         AdaptiveReadWrite lock = lock(AdaptiveTuning.DEFAULT_MAX_SPINS, HOUR_NANOS);
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
         lock.lockShared(); // the reader inside
-        List<Thread> writer = TestThreads.start("writer", 1, failures, i -> {
+        Thread writer = TestThreads.startParked("writer", failures, i -> {
             lock.lock();
             lock.unlock();
         });
-        TestThreads.awaitInside(writer.get(0), "LockSupport", "park");
         assertEquals(
                 AdaptiveReadWrite.OPEN_SPINS + AdaptiveReadWrite.DRAIN_SPINS,
                 lock.spins(),
                 "the writer's spins with the lock open and then closed");
         assertFalse(TestThreads.onOtherThread(lock::tryLockShared), "the parked writer has closed the lock");
 
-        List<Thread> reader = TestThreads.start("late-reader", 1, failures, i -> {
+        Thread reader = TestThreads.startParked("late-reader", failures, i -> {
             lock.lockShared();
             lock.unlockShared();
         });
-        TestThreads.awaitInside(reader.get(0), "LockSupport", "park");
         assertEquals(
                 AdaptiveReadWrite.OPEN_SPINS + AdaptiveReadWrite.DRAIN_SPINS,
                 lock.spins(),
                 "a reader arriving while the writer is parked draining parks without spinning");
 
         lock.unlockShared(); // the last reader out lets the writer in; its release wakes the late reader
-        TestThreads.joinAll(List.of(writer.get(0), reader.get(0)), Duration.ofSeconds(20), failures);
+        TestThreads.joinAll(List.of(writer, reader), Duration.ofSeconds(20), failures);
         assertFalse(lock.isLocked());
     }
 
@@ -162,14 +160,13 @@ class AdaptiveReadWriteTest {
         AdaptiveReadWrite lock = lock(AdaptiveTuning.DEFAULT_MAX_SPINS, HOUR_NANOS);
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
         lock.lock();
-        List<Thread> reader = TestThreads.start("reader", 1, failures, i -> {
+        Thread reader = TestThreads.startParked("reader", failures, i -> {
             lock.lockShared();
             lock.unlockShared();
         });
-        TestThreads.awaitInside(reader.get(0), "LockSupport", "park");
         assertEquals(AdaptiveReadWrite.READER_SPINS, lock.spins());
         lock.unlock();
-        TestThreads.joinAll(reader, Duration.ofSeconds(20), failures);
+        TestThreads.joinAll(List.of(reader), Duration.ofSeconds(20), failures);
         assertFalse(lock.isLocked());
     }
 
@@ -179,22 +176,20 @@ class AdaptiveReadWriteTest {
         AdaptiveReadWrite lock = lock(0, HOUR_NANOS);
         ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
         lock.lockShared();
-        List<Thread> writer = TestThreads.start("writer", 1, failures, i -> {
+        Thread writer = TestThreads.startParked("writer", failures, i -> {
             lock.lock();
             lock.unlock();
         });
-        TestThreads.awaitInside(writer.get(0), "LockSupport", "park");
         lock.unlockShared();
-        TestThreads.joinAll(writer, Duration.ofSeconds(20), failures);
+        TestThreads.joinAll(List.of(writer), Duration.ofSeconds(20), failures);
 
         lock.lock();
-        List<Thread> reader = TestThreads.start("reader", 1, failures, i -> {
+        Thread reader = TestThreads.startParked("reader", failures, i -> {
             lock.lockShared();
             lock.unlockShared();
         });
-        TestThreads.awaitInside(reader.get(0), "LockSupport", "park");
         lock.unlock();
-        TestThreads.joinAll(reader, Duration.ofSeconds(20), failures);
+        TestThreads.joinAll(List.of(reader), Duration.ofSeconds(20), failures);
         assertEquals(0, lock.spins());
     }
 

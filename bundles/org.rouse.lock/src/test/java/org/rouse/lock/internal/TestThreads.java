@@ -46,6 +46,13 @@ final class TestThreads {
         return threads;
     }
 
+    /** Starts one thread running {@code body} and returns it once it is parked (inside a LockSupport park method). */
+    static Thread startParked(String name, ConcurrentLinkedQueue<Throwable> failures, Body body) {
+        Thread thread = start(name, 1, failures, body).get(0);
+        awaitInside(thread, "LockSupport", "park");
+        return thread;
+    }
+
     /** Joins every thread (failing the test if one is still alive after the timeout) and rethrows the first failure. */
     static void joinAll(List<Thread> threads, Duration timeout, ConcurrentLinkedQueue<Throwable> failures)
             throws InterruptedException {

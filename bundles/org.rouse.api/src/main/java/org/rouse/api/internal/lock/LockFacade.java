@@ -98,19 +98,19 @@ public final class LockFacade implements SwappableLock {
      *    primitive); the next holder read that `current` (or acquired that primitive). So fields written only by
      *    holders (owner, reentries, counters, condition queues) need no further ordering: they are guarded by the
      *    facade lock itself.
-     * 4. Liveness of a swap. A swap request must not be stranded when the swapper's tryLock fails. The holder
-     *    releases the primitive and then re-reads `pending`; the swapper writes `pending` and then reads the
-     *    primitive's state in tryLock. Where the release is a volatile store, by the sequential consistency of
-     *    volatile accesses one of them sees the other: either the swapper's tryLock succeeds, or the releasing thread
-     *    sees `pending` and helps. A primitive that releasesByStore() (`adaptive`'s BargingMutex) frees itself by a
-     *    release store, which the releaser's re-read of `pending` may overtake (store buffering), while the swapper's
-     *    tryLock still sees the hold: both would miss. So on such a primitive a failed tryLock is retried, at least
-     *    RELEASE_STORE_MIN_RETRIES times and for at least RELEASE_STORE_RETRY_NANOS, with a spin-wait: thousands of
-     *    times what a store takes to become visible, though the Java memory model itself bounds no such delay. A hold
-     *    it still sees then belongs to a later holder, whose acquiring CAS came after the swapper's write of
-     *    `pending` and which therefore sees it at its release. The same re-check runs after a timed or interrupted
-     *    acquisition gives up, for primitives (like a fair ReentrantLock) whose tryLock fails while a queued waiter
-     *    is about to leave. Waiters queued on an old primitive drain: every owner of an old primitive releases it
+     * 4. Liveness of a swap. A swap request must not be stranded when the swapper's tryLock fails. The holder releases
+     *    the primitive and then re-reads `pending`; the swapper writes `pending` and then reads the primitive's state
+     *    in tryLock. Where the release is a volatile store, by the sequential consistency of volatile accesses one of
+     *    them sees the other: either the swapper's tryLock succeeds, or the releasing thread sees `pending` and helps.
+     *    A primitive that releasesByStore() (`adaptive`'s BargingMutex) frees itself by a release store, which the
+     *    releaser's re-read of `pending` may overtake (store buffering), while the swapper's tryLock still sees the
+     *    hold: both would miss. So on such a primitive a failed tryLock is retried, at least
+     *    ReleaseStoreRetries.MIN_RETRIES times and for at least ReleaseStoreRetries.MIN_NANOS, with a spin-wait:
+     *    thousands of times what a store takes to become visible, though the Java memory model itself bounds no such
+     *    delay. A hold it still sees then belongs to a later holder, whose acquiring CAS came after the swapper's write
+     *    of `pending` and which therefore sees it at its release. The same re-check runs after a timed or interrupted
+     *    acquisition gives up, for primitives (like a fair ReentrantLock) whose tryLock fails while a queued waiter is
+     *    about to leave. Waiters queued on an old primitive drain: every owner of an old primitive releases it
      *    promptly, waking the next, who retries on `current`. With the dispatch hint a thread that does not hold the
      *    facade may briefly own the primitive that has just become `current` (its re-check came before `current` was
      *    stored), so a swapper's tryLock can fail without a holder to help; that thread releases it and goes straight
@@ -201,15 +201,6 @@ public final class LockFacade implements SwappableLock {
 
     /** One contended acquisition in this many has its wait recorded (a power of two; the first one always is). */
     static final int WAIT_SAMPLE_EVERY = 8;
-
-    /**
-     * A swapper that finds a primitive which releases by a store held tries it again at least this many times, and
-     * for at least RELEASE_STORE_RETRY_NANOS, before it leaves the swap to the holder (notes, 4).
-     */
-    static final int RELEASE_STORE_MIN_RETRIES = 16;
-
-    /** See RELEASE_STORE_MIN_RETRIES: 20 µs, thousands of times what a store takes to become visible. */
-    static final long RELEASE_STORE_RETRY_NANOS = 20_000L;
 
     /**
      * Creates an unlocked facade.

@@ -96,12 +96,12 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
      * 5. Conditions (FacadeCondition) belong to the write lock; their queues are touched only by the writer.
      *
      * Read-hold cache. `cachedHold` is the ReadHold last looked up by any reader (ReentrantReadWriteLock's
-     * cachedHoldCounter): a plain, racy reference. A reader uses it only if its final `threadId` is the caller's,
-     * in which case the record is the caller's own (records are never shared, and thread ids are not reused: the JDK draws them from a 64-bit
-     * counter, the assumption ReentrantReadWriteLock's cachedHoldCounter makes too),
-     * whose other fields only the caller writes; final-field semantics make `threadId` visible through the racy
-     * read. A stale or foreign value costs only the ThreadLocal lookup, after which the reader stores its own record
-     * there. The record keeps the thread's id, not the Thread, so that `readRecords` does not keep threads alive.
+     * cachedHoldCounter): a plain, racy reference. A reader uses it only if its final `threadId` is the caller's, in
+     * which case the record is the caller's own (records are never shared, and thread ids are not reused: the JDK draws
+     * them from a 64-bit counter, the assumption ReentrantReadWriteLock's cachedHoldCounter makes too), whose other
+     * fields only the caller writes; final-field semantics make `threadId` visible through the racy read. A stale or
+     * foreign value costs only the ThreadLocal lookup, after which the reader stores its own record there. The record
+     * keeps the thread's id, not the Thread, so that `readRecords` does not keep threads alive.
      *
      * Costs. A read acquisition: one read of `cachedHold` and, when another thread read last, one ThreadLocal lookup
      * and a plain store of `cachedHold` (as ReentrantReadWriteLock's readers pay past its one-entry cache), the

@@ -222,7 +222,7 @@ class FacadeWithFallbackTest {
         third.swapTo(new Named("b"), "b");
         assertTrue(third.swapPending(), "the retries are bounded: a real holder's release performs the swap");
         int tries = Integer.MAX_VALUE - held.failingTries;
-        assertTrue(tries > LockFacade.RELEASE_STORE_MIN_RETRIES, "one try and at least the minimum more: " + tries);
+        assertTrue(tries > ReleaseStoreRetries.MIN_RETRIES, "one try and at least the minimum more: " + tries);
     }
 
     @Test
