@@ -1,5 +1,6 @@
 package org.rouse.benchmarks;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -18,8 +19,10 @@ import org.rouse.benchmarks.scenario.ScenarioResult;
 import org.rouse.benchmarks.scenario.SingleVariantRunner;
 
 /**
- * The side-by-side comparison harness: runs scenarios (Rouse variants and baselines interleaved in this one JVM) and
- * writes a Markdown table, a CSV file and, where useful, a chart per scenario.
+ * The side-by-side comparison harness: runs scenarios (Rouse variants and baselines interleaved in one JVM) and
+ * writes a Markdown table, a CSV file and, where useful, a chart per scenario. The JVM is a child with a fixed,
+ * pre-touched heap ({@link PreTouchedJvm}) unless {@code --in-process} is given or this JVM was started with
+ * {@code -XX:+AlwaysPreTouch}.
  *
  * <pre>{@code
  * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness --list
@@ -37,14 +40,37 @@ public final class Harness {
     public static void main(String[] args) {
         // charts are drawn off-screen; there is no display on build and CI machines
         System.setProperty("java.awt.headless", "true");
-        int status = run(Arrays.asList(args), System.out, System.err);
+        List<String> arguments = Arrays.asList(args);
+        int status = runsInChild(arguments) ? runInChild(arguments) : run(arguments, System.out, System.err);
         if (status != 0) {
             System.exit(status);
         }
     }
 
+    /** Whether {@code args} run scenarios that belong in a pre-touched child JVM (a bad command line is run here). */
+    private static boolean runsInChild(List<String> args) {
+        try {
+            HarnessArguments arguments = HarnessArguments.parse(args);
+            return !arguments.list() && !arguments.inProcess() && !PreTouchedJvm.isCurrent();
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    private static int runInChild(List<String> args) {
+        try {
+            return PreTouchedJvm.run(args);
+        } catch (IOException e) {
+            System.err.println("cannot start the harness's child JVM (use --in-process to run here): " + e);
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
+        }
+    }
+
     /**
-     * Runs the command line {@code args}: reports go to files, each scenario's table also to {@code out}, progress and
+     * Runs the command line {@code args} in this JVM: reports go to files, each scenario's table also to {@code out}, progress and
      * errors to {@code err}.
      *
      * @return the exit status

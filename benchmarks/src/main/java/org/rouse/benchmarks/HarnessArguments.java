@@ -5,7 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The harness command line: {@code <scenario...>|--list [--quick] [--out DIR] [--variant NAME [--rounds N]]}.
+ * The harness command line:
+ * {@code <scenario...>|--list [--quick] [--out DIR] [--variant NAME [--rounds N]] [--in-process]}.
  *
  * @param scenarios scenario names, in the order given
  * @param list print the scenarios and exit
@@ -13,9 +14,16 @@ import java.util.List;
  * @param outputDirectory where reports go
  * @param variant the one variant to run alone (for a profiler; no report), or null for a side-by-side run
  * @param rounds with {@code variant}: measured rounds (0: the scenario's plan)
+ * @param inProcess run in this JVM as started, instead of in a child JVM with a fixed pre-touched heap
  */
 record HarnessArguments(
-        List<String> scenarios, boolean list, boolean quick, Path outputDirectory, String variant, int rounds) {
+        List<String> scenarios,
+        boolean list,
+        boolean quick,
+        Path outputDirectory,
+        String variant,
+        int rounds,
+        boolean inProcess) {
 
     /** Where reports go unless {@code --out} says otherwise (relative to the project root). */
     static final Path DEFAULT_OUTPUT = Path.of("benchmarks", "results");
@@ -23,13 +31,16 @@ record HarnessArguments(
     static final String COMMAND = "java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness";
 
     static final String USAGE = "usage: " + COMMAND
-            + " <scenario...>|--list [--quick] [--out DIR] [--variant NAME [--rounds N]]\n"
+            + " <scenario...>|--list [--quick] [--out DIR] [--variant NAME [--rounds N]] [--in-process]\n"
             + "  --list          print the scenarios and exit\n"
             + "  --quick         a few seconds per scenario (smoke test; do not publish these figures)\n"
             + "  --out DIR       where <scenario>.md/.csv/.png go (default " + DEFAULT_OUTPUT + ")\n"
             + "  --variant NAME  run only the variant of that name (a report row's label), printing each round's\n"
             + "                  values and writing no report: for attaching perf, strace or JFR to one variant\n"
-            + "  --rounds N      with --variant: N measured rounds (1..100000) instead of the scenario's plan";
+            + "  --rounds N      with --variant: N measured rounds (1..100000) instead of the scenario's plan\n"
+            + "  --in-process    run in this JVM as started; by default the scenarios run in a child JVM with a\n"
+            + "                  fixed, pre-touched heap (-Xms" + PreTouchedJvm.HEAP + " -Xmx" + PreTouchedJvm.HEAP
+            + " -XX:+AlwaysPreTouch), so no round pays for the heap growing";
 
     HarnessArguments {
         scenarios = List.copyOf(scenarios);
@@ -47,11 +58,13 @@ record HarnessArguments(
         Path out = DEFAULT_OUTPUT;
         String variant = null;
         int rounds = 0;
+        boolean inProcess = false;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
             switch (arg) {
                 case "--list" -> list = true;
                 case "--quick" -> quick = true;
+                case "--in-process" -> inProcess = true;
                 case "--out" -> {
                     if (i + 1 >= args.size()) {
                         throw new IllegalArgumentException("--out needs a directory");
@@ -84,7 +97,7 @@ record HarnessArguments(
         if (rounds > 0 && variant == null) {
             throw new IllegalArgumentException("--rounds only applies with --variant");
         }
-        return new HarnessArguments(scenarios, list, quick, out, variant, rounds);
+        return new HarnessArguments(scenarios, list, quick, out, variant, rounds, inProcess);
     }
 
     private static int roundsOf(String value) {

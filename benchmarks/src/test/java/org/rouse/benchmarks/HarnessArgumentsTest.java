@@ -1,6 +1,7 @@
 package org.rouse.benchmarks;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,6 +17,7 @@ class HarnessArgumentsTest {
 
         assertEquals(List.of("wakeup-floor"), args.scenarios());
         assertEquals(Path.of("benchmarks/results"), args.outputDirectory());
+        assertFalse(args.inProcess(), "scenarios run in a pre-touched child JVM unless asked");
         assertEquals(
                 "java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness wakeup-floor",
                 args.reproduce("wakeup-floor"));
@@ -30,6 +32,11 @@ class HarnessArgumentsTest {
         assertEquals(
                 "java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness b --quick --out /tmp/x",
                 args.reproduce("b"));
+    }
+
+    @Test
+    void inProcessKeepsTheRunInThisJvm() {
+        assertTrue(HarnessArguments.parse(List.of("a", "--in-process")).inProcess());
     }
 
     @Test

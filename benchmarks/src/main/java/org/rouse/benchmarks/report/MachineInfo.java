@@ -20,7 +20,7 @@ import java.util.stream.Stream;
  * @param cores processors available to the JVM
  * @param cpu CPU model name, or {@code unknown}
  * @param os operating system name, version and architecture
- * @param jdk JVM name and runtime version
+ * @param jdk JVM name and runtime version, and its heap (e.g. "heap 2048 MiB, pre-touched")
  * @param date when the measurement ran (UTC, whole seconds)
  * @param loadAverage the system load average over the last minute when the run started ({@code NaN} if unknown): on a
  *     shared machine it says how much of the noise came from elsewhere
@@ -41,7 +41,7 @@ public record MachineInfo(int cores, String cpu, String os, String jdk, Instant 
                 cpuModel(),
                 System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
                         + System.getProperty("os.arch"),
-                System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version"),
+                System.getProperty("java.vm.name") + " " + System.getProperty("java.runtime.version") + ", " + heap(),
                 Instant.now().truncatedTo(ChronoUnit.SECONDS),
                 currentLoadAverage());
     }
@@ -52,6 +52,17 @@ public record MachineInfo(int cores, String cpu, String os, String jdk, Instant 
                 ? "load average unknown"
                 : String.format(Locale.ROOT, "load average %.2f", loadAverage);
         return cores + " cores (" + cpu + "), " + os + ", " + load;
+    }
+
+    /** E.g. "heap 2048 MiB, pre-touched" or "heap 384-6144 MiB, grown on demand". */
+    private static String heap() {
+        long mib = 1024 * 1024;
+        long initial = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getInit() / mib;
+        long max = Runtime.getRuntime().maxMemory() / mib;
+        boolean preTouched =
+                ManagementFactory.getRuntimeMXBean().getInputArguments().contains("-XX:+AlwaysPreTouch");
+        String size = initial >= max ? "heap " + max + " MiB" : "heap " + initial + "-" + max + " MiB";
+        return size + (preTouched ? ", pre-touched" : ", grown on demand");
     }
 
     private static double currentLoadAverage() {
