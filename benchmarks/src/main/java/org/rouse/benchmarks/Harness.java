@@ -70,8 +70,8 @@ public final class Harness {
     }
 
     /**
-     * Runs the command line {@code args} in this JVM: reports go to files, each scenario's table also to {@code out}, progress and
-     * errors to {@code err}.
+     * Runs the command line {@code args} in this JVM: reports go to files, each scenario's table also to
+     * {@code out}, progress and errors to {@code err}.
      *
      * @return the exit status
      */
