@@ -30,23 +30,27 @@ public abstract class Guard {
     /** Runs {@code section} while holding the guard. */
     public abstract void run(Runnable section);
 
-    /** The {@code adaptive.spin.max} the {@link #all()} row beside the default compares it with (the cap until 2026-12-02). */
+    /** The {@code adaptive.spin.max} the {@link #nth} row beside the default compares it with (the cap until 2026-12-02). */
     static final int LONGER_SPIN_MAX = 100;
 
+    /** How many guards the lock scenarios compare ({@link #nth}). */
+    static final int COUNT = 8;
+
     /**
-     * Every guard the lock scenarios compare: the four Rouse strategies, {@code adaptive} once more with a longer spin
-     * cap, ReentrantLock non-fair and fair, synchronized.
+     * Guard {@code index} of those the lock scenarios compare, in row order: the four Rouse strategies, {@code adaptive}
+     * once more with a longer spin cap, ReentrantLock non-fair and fair, synchronized. Each call makes a new lock.
      */
-    public static Guard[] all() {
-        return new Guard[] {
-            rouse("adaptive"),
-            rouseAdaptive(LONGER_SPIN_MAX),
-            rouse("fair"),
-            rouse("jdk"),
-            rouse("spin-yield"),
-            lock("ReentrantLock", new ReentrantLock(false)),
-            lock("ReentrantLock(fair)", new ReentrantLock(true)),
-            monitor()
+    public static Guard nth(int index) {
+        return switch (index) {
+            case 0 -> rouse("adaptive");
+            case 1 -> rouseAdaptive(LONGER_SPIN_MAX);
+            case 2 -> rouse("fair");
+            case 3 -> rouse("jdk");
+            case 4 -> rouse("spin-yield");
+            case 5 -> lock("ReentrantLock", new ReentrantLock(false));
+            case 6 -> lock("ReentrantLock(fair)", new ReentrantLock(true));
+            case 7 -> monitor();
+            default -> throw new IllegalArgumentException("guard index 0.." + (COUNT - 1) + ": " + index);
         };
     }
 

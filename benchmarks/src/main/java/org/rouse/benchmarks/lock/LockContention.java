@@ -55,8 +55,8 @@ public final class LockContention implements Scenario {
     public List<Variant> variants(Options options) {
         List<Variant> variants = new ArrayList<>();
         for (boolean work : new boolean[] {false, true}) {
-            for (Guard guard : Guard.all()) {
-                variants.add(new ContentionVariant(guard, threads, work));
+            for (int guard = 0; guard < Guard.COUNT; guard++) {
+                variants.add(IsolatedVariants.contention(guard, threads, work));
             }
         }
         return variants;

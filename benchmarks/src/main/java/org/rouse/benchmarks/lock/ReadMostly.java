@@ -1,6 +1,7 @@
 package org.rouse.benchmarks.lock;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.concurrent.locks.StampedLock;
@@ -66,13 +67,11 @@ public final class ReadMostly implements Scenario {
 
     @Override
     public List<Variant> variants(Options options) {
-        return List.of(
-                new ReadMostlyVariant(
-                        "rouse adaptive (rw)", ReadMostlyVariant.newRouseReadWriteLock("adaptive"), writePercent),
-                new ReadMostlyVariant("rouse jdk (rw)", ReadMostlyVariant.newRouseReadWriteLock("jdk"), writePercent),
-                new ReadMostlyVariant(BASELINE, new ReentrantReadWriteLock(false), writePercent),
-                new ReadMostlyVariant(
-                        "StampedLock.asReadWriteLock", new StampedLock().asReadWriteLock(), writePercent));
+        List<Variant> variants = new ArrayList<>();
+        for (int i = 0; i < IsolatedVariants.READ_WRITE_COUNT; i++) {
+            variants.add(IsolatedVariants.readWrite(i, writePercent));
+        }
+        return variants;
     }
 
     @Override

@@ -83,8 +83,11 @@ public final class RoundWorkers {
         return System.nanoTime() - t0;
     }
 
-    /** Stops the workers and waits for them. */
+    /** Stops the workers and waits for them; does nothing when they were never started. */
     public void close() throws Exception {
+        if (workers.isEmpty()) {
+            return;
+        }
         closed = true;
         start.await(30, TimeUnit.SECONDS);
         for (Thread t : workers) {

@@ -1,0 +1,69 @@
+package org.rouse.benchmarks.lock;
+
+import java.util.List;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.concurrent.locks.StampedLock;
+import org.rouse.api.internal.lock.LockFacade;
+import org.rouse.benchmarks.scenario.IsolatedClasses;
+import org.rouse.benchmarks.scenario.Variant;
+import org.rouse.lock.internal.StrategyLockEngine;
+
+/**
+ * Makes each lock variant from its own copy of the benchmark's and Rouse's lock classes ({@link IsolatedClasses}), so
+ * that no variant runs code the JIT compiled for another variant's lock: the benchmark loop, the guard and the Rouse
+ * facade are profiled per variant, as in a process that runs only that lock.
+ *
+ * <pre>{@code
+ * Variant adaptive = IsolatedVariants.contention(0, 16, false); // Guard.nth(0), 16 threads, no work
+ * }</pre>
+ */
+public final class IsolatedVariants {
+
+    private IsolatedVariants() {}
+
+    /** Variant {@code guardIndex} ({@link Guard#nth}) of a lock-contention scenario, made in its own class loader. */
+    static Variant contention(int guardIndex, int threads, boolean work) {
+        return isolated("contentionHere", guardIndex, threads, work);
+    }
+
+    /** Variant {@code index} of a read-write scenario (see {@link #readWriteHere}), made in its own class loader. */
+    static Variant readWrite(int index, int writePercent) {
+        return isolated("readWriteHere", index, writePercent);
+    }
+
+    /** Called in the variant's own loader. */
+    public static Variant contentionHere(int guardIndex, int threads, boolean work) {
+        return new ContentionVariant(Guard.nth(guardIndex), threads, work);
+    }
+
+    /** How many read-write variants there are. */
+    static final int READ_WRITE_COUNT = 4;
+
+    /**
+     * Called in the variant's own loader: {@code adaptive} and {@code jdk} through the Rouse front, a raw
+     * {@link ReentrantReadWriteLock} (the baseline), {@link StampedLock#asReadWriteLock()}.
+     */
+    public static Variant readWriteHere(int index, int writePercent) {
+        return switch (index) {
+            case 0 ->
+                new ReadMostlyVariant(
+                        "rouse adaptive (rw)", ReadMostlyVariant.newRouseReadWriteLock("adaptive"), writePercent);
+            case 1 ->
+                new ReadMostlyVariant("rouse jdk (rw)", ReadMostlyVariant.newRouseReadWriteLock("jdk"), writePercent);
+            case 2 -> new ReadMostlyVariant(ReadMostly.BASELINE, new ReentrantReadWriteLock(false), writePercent);
+            case 3 ->
+                new ReadMostlyVariant("StampedLock.asReadWriteLock", new StampedLock().asReadWriteLock(), writePercent);
+            default ->
+                throw new IllegalArgumentException("read-write variant 0.." + (READ_WRITE_COUNT - 1) + ": " + index);
+        };
+    }
+
+    private static Variant isolated(String factory, Object... args) {
+        IsolatedClasses loader = IsolatedClasses.of(
+                List.of(IsolatedVariants.class, LockFacade.class, StrategyLockEngine.class),
+                "org.rouse.benchmarks.lock.",
+                "org.rouse.api.",
+                "org.rouse.lock.");
+        return loader.call(Variant.class, IsolatedVariants.class.getName(), factory, args);
+    }
+}
