@@ -30,15 +30,16 @@ public abstract class Guard {
     /** Runs {@code section} while holding the guard. */
     public abstract void run(Runnable section);
 
-    /** The {@code adaptive.spin.max} the {@link #nth} row beside the default compares it with (the cap until 2026-12-02). */
+    /** The {@code adaptive.spin.max} of the {@link #nth} row beside the default (the cap until 2026-12-02). */
     static final int LONGER_SPIN_MAX = 100;
 
     /** How many guards the lock scenarios compare ({@link #nth}). */
     static final int COUNT = 8;
 
     /**
-     * Guard {@code index} of those the lock scenarios compare, in row order: the four Rouse strategies, {@code adaptive}
-     * once more with a longer spin cap, ReentrantLock non-fair and fair, synchronized. Each call makes a new lock.
+     * Guard {@code index} of those the lock scenarios compare, in row order: the four Rouse strategies,
+     * {@code adaptive} once more with a longer spin cap, ReentrantLock non-fair and fair, synchronized. Each call makes
+     * a new lock.
      */
     public static Guard nth(int index) {
         return switch (index) {

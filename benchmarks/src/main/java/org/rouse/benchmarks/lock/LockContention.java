@@ -12,9 +12,10 @@ import org.rouse.benchmarks.scenario.Variant;
 
 /**
  * {@code lock-contention} (16 threads), {@code lock-contention-2} and {@code lock-contention-64}: the OpenSIPS
- * experiment. Every lock strategy (and
- * {@code adaptive} with a longer spin cap, to show what the default cap of 5 buys), ReentrantLock non-fair and fair and {@code synchronized} guard a short critical
- * section shared by all threads, with and without work between acquisitions.
+ * experiment. Every lock strategy (and {@code adaptive} with a longer spin cap, to show what the default cap of 5
+ * buys), ReentrantLock non-fair and fair and {@code synchronized} guard a short critical section shared by all threads,
+ * with and without work between acquisitions. Each variant runs in a class loader of its own
+ * ({@link IsolatedVariants}).
  *
  * <pre>{@code
  * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness lock-contention --quick

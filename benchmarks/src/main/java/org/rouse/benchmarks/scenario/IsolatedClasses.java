@@ -14,8 +14,10 @@ import java.util.Set;
  * with JIT profiles of its own.
  *
  * <pre>{@code
- * IsolatedClasses loader = IsolatedClasses.of(List.of(Factory.class, LockFacade.class), "org.example.bench.", "org.rouse.api.");
- * Variant v = loader.call(Variant.class, "org.example.bench.Factory", "make", 0, 16, false); // Factory.make(int, int, boolean)
+ * IsolatedClasses loader =
+ *         IsolatedClasses.of(List.of(Factory.class, LockFacade.class), "org.example.bench.", "org.rouse.api.");
+ * // Factory.make(int, int, boolean) in the loader's own copy of Factory:
+ * Variant v = loader.call(Variant.class, "org.example.bench.Factory", "make", 0, 16, false);
  * }</pre>
  *
  * <p>Why: the harness interleaves variants in one JVM, and HotSpot keeps one profile per method. Variants that share
