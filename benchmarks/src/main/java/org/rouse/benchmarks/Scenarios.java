@@ -31,6 +31,8 @@ public final class Scenarios {
                 new org.rouse.benchmarks.lock.LockContention(16),
                 new org.rouse.benchmarks.lock.LockContention(2),
                 new org.rouse.benchmarks.lock.LockContention(64),
+                org.rouse.benchmarks.lock.LockContention.fairnessCost(16),
+                org.rouse.benchmarks.lock.LockContention.fairnessCost(64),
                 new org.rouse.benchmarks.lock.LockSwap(),
                 new org.rouse.benchmarks.lock.ReadMostly(),
                 org.rouse.benchmarks.lock.ReadMostly.writeHeavy(),

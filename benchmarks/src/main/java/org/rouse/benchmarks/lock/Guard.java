@@ -33,13 +33,23 @@ public abstract class Guard {
     /** The {@code adaptive.spin.max} of the {@link #nth} row beside the default (the cap until 2026-12-02). */
     static final int LONGER_SPIN_MAX = 100;
 
-    /** How many guards the lock scenarios compare ({@link #nth}). */
+    /** How many guards {@code lock-contention*} compares ({@link #nth} 0 to {@code COUNT - 1}). */
     static final int COUNT = 8;
+
+    /** The {@link #nth} guard outside {@link #COUNT}: {@code adaptive} with its fairness timer at the longest bound. */
+    static final int FAIRNESS_AT_MAX_BOUND = COUNT;
+
+    /** {@code adaptive.fairness.bound.us} of {@link #FAIRNESS_AT_MAX_BOUND}: the highest the engine accepts, 10 s. */
+    static final long MAX_FAIRNESS_BOUND_MICROS = 10_000_000L;
+
+    /** The engine's default {@code adaptive.spin.max}. */
+    static final int DEFAULT_SPIN_MAX = 5;
 
     /**
      * Guard {@code index} of those the lock scenarios compare, in row order: the four Rouse strategies,
-     * {@code adaptive} once more with a longer spin cap, ReentrantLock non-fair and fair, synchronized. Each call makes
-     * a new lock.
+     * {@code adaptive} once more with a longer spin cap, ReentrantLock non-fair and fair, synchronized; then
+     * ({@link #FAIRNESS_AT_MAX_BOUND}) {@code adaptive} with a fairness hand-off at most every 10 s. Each call makes a
+     * new lock.
      */
     public static Guard nth(int index) {
         return switch (index) {
@@ -51,7 +61,13 @@ public abstract class Guard {
             case 5 -> lock("ReentrantLock", new ReentrantLock(false));
             case 6 -> lock("ReentrantLock(fair)", new ReentrantLock(true));
             case 7 -> monitor();
-            default -> throw new IllegalArgumentException("guard index 0.." + (COUNT - 1) + ": " + index);
+            case FAIRNESS_AT_MAX_BOUND ->
+                lock(
+                        "rouse adaptive, fairness bound 10 s",
+                        newRouseLock(
+                                StrategyLockEngine.withAdaptive(DEFAULT_SPIN_MAX, MAX_FAIRNESS_BOUND_MICROS),
+                                "adaptive"));
+            default -> throw new IllegalArgumentException("guard index 0.." + FAIRNESS_AT_MAX_BOUND + ": " + index);
         };
     }
 

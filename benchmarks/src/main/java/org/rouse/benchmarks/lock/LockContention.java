@@ -14,8 +14,9 @@ import org.rouse.benchmarks.scenario.Variant;
  * {@code lock-contention} (16 threads), {@code lock-contention-2} and {@code lock-contention-64}: the OpenSIPS
  * experiment. Every lock strategy (and {@code adaptive} with a longer spin cap, to show what the default cap of 5
  * buys), ReentrantLock non-fair and fair and {@code synchronized} guard a short critical section shared by all threads,
- * with and without work between acquisitions. Each variant runs in a class loader of its own
- * ({@link IsolatedVariants}).
+ * with and without work between acquisitions. {@code lock-fairness-16} and {@code -64} ({@link #fairnessCost}) compare
+ * only {@code adaptive} with and without its fairness hand-offs, and ReentrantLock. Each variant runs in a class loader
+ * of its own ({@link IsolatedVariants}).
  *
  * <pre>{@code
  * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness lock-contention --quick
@@ -25,24 +26,55 @@ public final class LockContention implements Scenario {
 
     static final String BASELINE = "ReentrantLock, no work";
 
+    /** The guards compared at the fairness timer's default bound and at its longest, with the baseline. */
+    private static final int[] FAIRNESS_GUARDS = {0, Guard.FAIRNESS_AT_MAX_BOUND, 5};
+
+    private final String name;
     private final int threads;
+    private final int[] guards;
 
     /** The scenario with {@code threads} threads (16 is OpenSIPS's case: 16 processes sharing one lock). */
     public LockContention(int threads) {
+        this(threads == 16 ? "lock-contention" : "lock-contention-" + threads, threads, allGuards());
+    }
+
+    private LockContention(String name, int threads, int[] guards) {
+        this.name = name;
         this.threads = threads;
+        this.guards = guards;
+    }
+
+    /**
+     * {@code lock-fairness-<threads>}: what {@code adaptive}'s fairness hand-offs cost, as {@code adaptive} at the
+     * default {@code adaptive.fairness.bound.us} beside {@code adaptive} at the longest bound (about no hand-off) and
+     * ReentrantLock.
+     */
+    public static LockContention fairnessCost(int threads) {
+        return new LockContention("lock-fairness-" + threads, threads, FAIRNESS_GUARDS);
+    }
+
+    private static int[] allGuards() {
+        int[] all = new int[Guard.COUNT];
+        for (int i = 0; i < all.length; i++) {
+            all[i] = i;
+        }
+        return all;
     }
 
     @Override
     public String name() {
-        return threads == 16 ? "lock-contention" : "lock-contention-" + threads;
+        return name;
     }
 
     @Override
     public String description() {
-        return threads + " threads on this machine's cores share one lock: every Rouse strategy (through"
-                + " the front, as a consumer bundle gets it; `adaptive` also with `adaptive.spin.max` = "
-                + Guard.LONGER_SPIN_MAX
-                + " beside the default 5), ReentrantLock non-fair and fair, and `synchronized`. Critical section: a"
+        String compared = guards == FAIRNESS_GUARDS
+                ? "Rouse `adaptive` at the default `adaptive.fairness.bound.us` (a hand-off to the longest-queued"
+                        + " thread on average every 0.5 ms) and at 10 s, and non-fair ReentrantLock"
+                : "every Rouse strategy (through the front, as a consumer bundle gets it; `adaptive` also with"
+                        + " `adaptive.spin.max` = " + Guard.LONGER_SPIN_MAX + " beside the default "
+                        + Guard.DEFAULT_SPIN_MAX + "), ReentrantLock non-fair and fair, and `synchronized`";
+        return threads + " threads on this machine's cores share one lock: " + compared + ". Critical section: a"
                 + " counter and a small"
                 + " HashMap update; between acquisitions either ~100 arithmetic steps of private work (\"work\") or"
                 + " nothing (\"no work\"). Throughput in acquisitions per second (ratio against non-fair"
@@ -56,7 +88,7 @@ public final class LockContention implements Scenario {
     public List<Variant> variants(Options options) {
         List<Variant> variants = new ArrayList<>();
         for (boolean work : new boolean[] {false, true}) {
-            for (int guard = 0; guard < Guard.COUNT; guard++) {
+            for (int guard : guards) {
                 variants.add(IsolatedVariants.contention(guard, threads, work));
             }
         }
@@ -65,7 +97,7 @@ public final class LockContention implements Scenario {
 
     @Override
     public RoundPlan plan(Options options) {
-        // 16 variants: quick ~7 s, full 1 + 6 x 500 ms each (~56 s)
+        // up to 16 variants: quick ~7 s, full 1 + 6 x 500 ms each (~56 s)
         return options.quick()
                 ? new RoundPlan(1, 3, Duration.ofMillis(100))
                 : new RoundPlan(1, 6, Duration.ofMillis(500));

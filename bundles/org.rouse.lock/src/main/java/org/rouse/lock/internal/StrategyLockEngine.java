@@ -78,13 +78,22 @@ public final class StrategyLockEngine implements LockEngine {
      *     outside 0..100,000
      */
     public static StrategyLockEngine withAdaptiveSpinMax(long adaptiveSpinMax) {
-        ConfigCheck check =
-                check(DEFAULT_SPIN_YIELD_SPINS, adaptiveSpinMax, AdaptiveTuning.DEFAULT_FAIRNESS_BOUND_MICROS);
+        return withAdaptive(adaptiveSpinMax, AdaptiveTuning.DEFAULT_FAIRNESS_BOUND_MICROS);
+    }
+
+    /**
+     * An engine with the default configuration except {@code adaptive.spin.max} and {@code adaptive.fairness.bound.us}
+     * (benchmarks that compare them side by side, without OSGi).
+     *
+     * @throws IllegalArgumentException naming the property, the value and its range when a value is outside its range
+     */
+    public static StrategyLockEngine withAdaptive(long adaptiveSpinMax, long fairnessBoundMicros) {
+        ConfigCheck check = check(DEFAULT_SPIN_YIELD_SPINS, adaptiveSpinMax, fairnessBoundMicros);
         if (!check.passed()) {
             throw new IllegalArgumentException(check.rejection());
         }
         StrategyLockEngine engine = new StrategyLockEngine();
-        engine.configure(DEFAULT_SPIN_YIELD_SPINS, adaptiveSpinMax, AdaptiveTuning.DEFAULT_FAIRNESS_BOUND_MICROS);
+        engine.configure(DEFAULT_SPIN_YIELD_SPINS, adaptiveSpinMax, fairnessBoundMicros);
         return engine;
     }
 

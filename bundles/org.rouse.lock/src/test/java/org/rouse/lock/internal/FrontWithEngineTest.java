@@ -155,6 +155,17 @@ class FrontWithEngineTest {
     }
 
     @Test
+    void anEngineBuiltWithAFairnessBoundUsesItAndRejectsOneOutOfRange() {
+        AdaptiveTuning tuning = StrategyLockEngine.withAdaptive(5, 10_000_000L).adaptiveTuning();
+        assertEquals(10_000_000_000L, tuning.fairnessBoundNanos());
+        assertEquals(5, tuning.maxSpins());
+        IllegalArgumentException rejected =
+                assertThrows(IllegalArgumentException.class, () -> StrategyLockEngine.withAdaptive(5, 10_000_001L));
+        assertTrue(rejected.getMessage().contains("adaptive.fairness.bound.us"), rejected.getMessage());
+        assertTrue(rejected.getMessage().contains("10000001"), rejected.getMessage());
+    }
+
+    @Test
     void invalidConfigurationIsRejectedWholeAndTheLastGoodStays() {
         core.swapTo(engine);
         assertTrue(core.configure("fair", new String[] {"a*=jdk"}));
