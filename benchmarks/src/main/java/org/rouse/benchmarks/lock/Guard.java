@@ -39,12 +39,6 @@ public abstract class Guard {
     /** The {@link #nth} guard outside {@link #COUNT}: {@code adaptive} with its fairness timer at the longest bound. */
     static final int FAIRNESS_AT_MAX_BOUND = COUNT;
 
-    /** {@code adaptive.fairness.bound.us} of {@link #FAIRNESS_AT_MAX_BOUND}: the highest the engine accepts, 10 s. */
-    static final long MAX_FAIRNESS_BOUND_MICROS = 10_000_000L;
-
-    /** The engine's default {@code adaptive.spin.max}. */
-    static final int DEFAULT_SPIN_MAX = 5;
-
     /**
      * Guard {@code index} of those the lock scenarios compare, in row order: the four Rouse strategies,
      * {@code adaptive} once more with a longer spin cap, ReentrantLock non-fair and fair, synchronized; then
@@ -65,7 +59,8 @@ public abstract class Guard {
                 lock(
                         "rouse adaptive, fairness bound 10 s",
                         newRouseLock(
-                                StrategyLockEngine.withAdaptive(DEFAULT_SPIN_MAX, MAX_FAIRNESS_BOUND_MICROS),
+                                StrategyLockEngine.withAdaptiveFairnessBound(
+                                        StrategyLockEngine.MAX_FAIRNESS_BOUND_MICROS),
                                 "adaptive"));
             default -> throw new IllegalArgumentException("guard index 0.." + FAIRNESS_AT_MAX_BOUND + ": " + index);
         };

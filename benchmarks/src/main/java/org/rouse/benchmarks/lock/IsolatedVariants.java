@@ -1,5 +1,6 @@
 package org.rouse.benchmarks.lock;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.concurrent.locks.StampedLock;
@@ -22,17 +23,20 @@ public final class IsolatedVariants {
     private IsolatedVariants() {}
 
     /** Variant {@code guardIndex} ({@link Guard#nth}) of a lock-contention scenario, made in its own class loader. */
-    static Variant contention(int guardIndex, int threads, boolean work) {
-        return isolated("contentionHere", guardIndex, threads, work);
+    public static Variant contention(int guardIndex, int threads, boolean work) {
+        return isolated("newContentionVariant", guardIndex, threads, work);
     }
 
-    /** Variant {@code index} of a read-write scenario (see {@link #readWriteHere}), made in its own class loader. */
-    static Variant readWrite(int index, int writePercent) {
-        return isolated("readWriteHere", index, writePercent);
+    /** Variant {@code index} of a read-write scenario (see {@link #newReadWriteVariant}), made in its own class loader. */
+    public static Variant readWrite(int index, int writePercent) {
+        return isolated("newReadWriteVariant", index, writePercent);
     }
 
-    /** Called in the variant's own loader. */
-    public static Variant contentionHere(int guardIndex, int threads, boolean work) {
+    /**
+     * Makes the variant in whichever loader loaded this class: the isolated copy calls it by reflection
+     * ({@link IsolatedClasses#call}), which needs it public.
+     */
+    public static Variant newContentionVariant(int guardIndex, int threads, boolean work) {
         return new ContentionVariant(Guard.nth(guardIndex), threads, work);
     }
 
@@ -40,10 +44,11 @@ public final class IsolatedVariants {
     static final int READ_WRITE_COUNT = 4;
 
     /**
-     * Called in the variant's own loader: {@code adaptive} and {@code jdk} through the Rouse front, a raw
+     * Makes read-write variant {@code index} in whichever loader loaded this class (public for the same reason as
+     * {@link #newContentionVariant}): {@code adaptive} and {@code jdk} through the Rouse front, a raw
      * {@link ReentrantReadWriteLock} (the baseline), {@link StampedLock#asReadWriteLock()}.
      */
-    public static Variant readWriteHere(int index, int writePercent) {
+    public static Variant newReadWriteVariant(int index, int writePercent) {
         return switch (index) {
             case 0 ->
                 new ReadMostlyVariant(
@@ -60,6 +65,7 @@ public final class IsolatedVariants {
 
     private static Variant isolated(String factory, Object... args) {
         IsolatedClasses loader = IsolatedClasses.of(
+                factory + Arrays.toString(args),
                 List.of(IsolatedVariants.class, LockFacade.class, StrategyLockEngine.class),
                 "org.rouse.benchmarks.lock.",
                 "org.rouse.api.",

@@ -72,8 +72,8 @@ public final class LockContention implements Scenario {
                 ? "Rouse `adaptive` at the default `adaptive.fairness.bound.us` (a hand-off to the longest-queued"
                         + " thread on average every 0.5 ms) and at 10 s, and non-fair ReentrantLock"
                 : "every Rouse strategy (through the front, as a consumer bundle gets it; `adaptive` also with"
-                        + " `adaptive.spin.max` = " + Guard.LONGER_SPIN_MAX + " beside the default "
-                        + Guard.DEFAULT_SPIN_MAX + "), ReentrantLock non-fair and fair, and `synchronized`";
+                        + " `adaptive.spin.max` = " + Guard.LONGER_SPIN_MAX
+                        + " beside the default 5), ReentrantLock non-fair and fair, and `synchronized`";
         return threads + " threads on this machine's cores share one lock: " + compared + ". Critical section: a"
                 + " counter and a small"
                 + " HashMap update; between acquisitions either ~100 arithmetic steps of private work (\"work\") or"

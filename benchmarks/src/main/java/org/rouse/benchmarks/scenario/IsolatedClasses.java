@@ -14,8 +14,8 @@ import java.util.Set;
  * with JIT profiles of its own.
  *
  * <pre>{@code
- * IsolatedClasses loader =
- *         IsolatedClasses.of(List.of(Factory.class, LockFacade.class), "org.example.bench.", "org.rouse.api.");
+ * IsolatedClasses loader = IsolatedClasses.of(
+ *         "variant-0", List.of(Factory.class, LockFacade.class), "org.example.bench.", "org.rouse.api.");
  * // Factory.make(int, int, boolean) in the loader's own copy of Factory:
  * Variant v = loader.call(Variant.class, "org.example.bench.Factory", "make", 0, 16, false);
  * }</pre>
@@ -38,18 +38,20 @@ public final class IsolatedClasses extends URLClassLoader {
 
     private final List<String> prefixes;
 
-    private IsolatedClasses(URL[] urls, ClassLoader parent, List<String> prefixes) {
-        super("isolated-variant", urls, parent);
+    private IsolatedClasses(String name, URL[] urls, ClassLoader parent, List<String> prefixes) {
+        super(name, urls, parent);
         this.prefixes = List.copyOf(prefixes);
     }
 
     /**
      * A loader for the classes under {@code prefixes}, read from where the {@code located} classes were loaded from.
+     * It stays open for the life of the JVM, as the classes it loads do (a harness run makes a few dozen).
      *
+     * @param name the loader's name, as thread dumps and class-loader statistics show it (e.g. the variant's)
      * @param located one class from each jar or folder the isolated classes come from
      * @param prefixes package prefixes, e.g. {@code "org.rouse.api."}
      */
-    public static IsolatedClasses of(List<Class<?>> located, String... prefixes) {
+    public static IsolatedClasses of(String name, List<Class<?>> located, String... prefixes) {
         Set<URL> urls = new LinkedHashSet<>();
         for (Class<?> c : located) {
             CodeSource source = c.getProtectionDomain().getCodeSource();
@@ -58,7 +60,8 @@ public final class IsolatedClasses extends URLClassLoader {
             }
             urls.add(source.getLocation());
         }
-        return new IsolatedClasses(urls.toArray(URL[]::new), IsolatedClasses.class.getClassLoader(), List.of(prefixes));
+        return new IsolatedClasses(
+                name, urls.toArray(URL[]::new), IsolatedClasses.class.getClassLoader(), List.of(prefixes));
     }
 
     /**

@@ -40,7 +40,8 @@ public final class StrategyLockEngine implements LockEngine {
     static final String ADAPTIVE_READ_WRITE = "adaptive.read.write";
     static final int MAX_ADAPTIVE_SPINS = 100_000;
     static final long MIN_FAIRNESS_BOUND_MICROS = 10L;
-    static final long MAX_FAIRNESS_BOUND_MICROS = 10_000_000L;
+    /** The longest {@code adaptive.fairness.bound.us} accepted: 10 s. */
+    public static final long MAX_FAIRNESS_BOUND_MICROS = 10_000_000L;
 
     private static final Logger LOG = LoggerFactory.getLogger(StrategyLockEngine.class);
     private static final Set<String> STRATEGIES = Collections.unmodifiableSet(new LinkedHashSet<>(
@@ -82,12 +83,17 @@ public final class StrategyLockEngine implements LockEngine {
     }
 
     /**
-     * An engine with the default configuration except {@code adaptive.spin.max} and {@code adaptive.fairness.bound.us}
-     * (benchmarks that compare them side by side, without OSGi).
+     * An engine with the default configuration except {@code adaptive.fairness.bound.us} (benchmarks that compare
+     * fairness bounds side by side, without OSGi).
      *
-     * @throws IllegalArgumentException naming the property, the value and its range when a value is outside its range
+     * @throws IllegalArgumentException naming the property, the value and its range when {@code fairnessBoundMicros}
+     *     is outside 10..10,000,000
      */
-    public static StrategyLockEngine withAdaptive(long adaptiveSpinMax, long fairnessBoundMicros) {
+    public static StrategyLockEngine withAdaptiveFairnessBound(long fairnessBoundMicros) {
+        return withAdaptive(AdaptiveTuning.DEFAULT_MAX_SPINS, fairnessBoundMicros);
+    }
+
+    private static StrategyLockEngine withAdaptive(long adaptiveSpinMax, long fairnessBoundMicros) {
         ConfigCheck check = check(DEFAULT_SPIN_YIELD_SPINS, adaptiveSpinMax, fairnessBoundMicros);
         if (!check.passed()) {
             throw new IllegalArgumentException(check.rejection());

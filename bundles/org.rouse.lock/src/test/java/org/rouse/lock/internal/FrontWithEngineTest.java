@@ -156,11 +156,13 @@ class FrontWithEngineTest {
 
     @Test
     void anEngineBuiltWithAFairnessBoundUsesItAndRejectsOneOutOfRange() {
-        AdaptiveTuning tuning = StrategyLockEngine.withAdaptive(5, 10_000_000L).adaptiveTuning();
+        AdaptiveTuning tuning =
+                StrategyLockEngine.withAdaptiveFairnessBound(10_000_000L).adaptiveTuning();
         assertEquals(10_000_000_000L, tuning.fairnessBoundNanos());
-        assertEquals(5, tuning.maxSpins());
-        IllegalArgumentException rejected =
-                assertThrows(IllegalArgumentException.class, () -> StrategyLockEngine.withAdaptive(5, 10_000_001L));
+        assertEquals(
+                AdaptiveTuning.DEFAULT_MAX_SPINS, tuning.maxSpins(), "everything but the bound stays at its default");
+        IllegalArgumentException rejected = assertThrows(
+                IllegalArgumentException.class, () -> StrategyLockEngine.withAdaptiveFairnessBound(10_000_001L));
         assertTrue(rejected.getMessage().contains("adaptive.fairness.bound.us"), rejected.getMessage());
         assertTrue(rejected.getMessage().contains("10000001"), rejected.getMessage());
     }
