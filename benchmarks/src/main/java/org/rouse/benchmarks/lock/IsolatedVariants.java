@@ -27,7 +27,7 @@ public final class IsolatedVariants {
         return isolated("newContentionVariant", guardIndex, threads, work);
     }
 
-    /** Variant {@code index} of a read-write scenario (see {@link #newReadWriteVariant}), made in its own class loader. */
+    /** Read-write variant {@code index} (see {@link #newReadWriteVariant}), made in its own class loader. */
     public static Variant readWrite(int index, int writePercent) {
         return isolated("newReadWriteVariant", index, writePercent);
     }
