@@ -197,8 +197,13 @@ class ClusterLockStressTest {
         await().atMost(Duration.ofSeconds(40)).until(() -> grants.sum() >= target);
     }
 
+    /**
+     * The elements from index {@code from} on, of one snapshot: a sub-list of a CopyOnWriteArrayList that another thread
+     * appends to meanwhile throws ConcurrentModificationException when iterated.
+     */
     private static <T> List<T> since(List<T> list, int from) {
-        return List.copyOf(list.subList(from, list.size()));
+        List<T> snapshot = List.copyOf(list);
+        return snapshot.subList(from, snapshot.size());
     }
 
     /** The ensemble's leader, asked of each server with the {@code srvr} command (allowed by default). */
