@@ -33,6 +33,12 @@ public abstract class Guard {
     /** The {@code adaptive.spin.max} of the {@link #nth} row beside the default (the cap until 2026-12-02). */
     static final int LONGER_SPIN_MAX = 100;
 
+    /** The {@link #nth} index of the default strategy, {@code adaptive}. */
+    static final int ADAPTIVE = 0;
+
+    /** The {@link #nth} index of non-fair ReentrantLock, the lock scenarios' baseline. */
+    static final int REENTRANT_LOCK = 5;
+
     /** How many guards {@code lock-contention*} compares ({@link #nth} 0 to {@code COUNT - 1}). */
     static final int COUNT = 8;
 
@@ -47,12 +53,12 @@ public abstract class Guard {
      */
     public static Guard nth(int index) {
         return switch (index) {
-            case 0 -> rouse("adaptive");
+            case ADAPTIVE -> rouse("adaptive");
             case 1 -> rouseAdaptive(LONGER_SPIN_MAX);
             case 2 -> rouse("fair");
             case 3 -> rouse("jdk");
             case 4 -> rouse("spin-yield");
-            case 5 -> lock("ReentrantLock", new ReentrantLock(false));
+            case REENTRANT_LOCK -> lock("ReentrantLock", new ReentrantLock(false));
             case 6 -> lock("ReentrantLock(fair)", new ReentrantLock(true));
             case 7 -> monitor();
             case FAIRNESS_AT_MAX_BOUND ->

@@ -27,21 +27,30 @@ public final class LockContention implements Scenario {
     static final String BASELINE = "ReentrantLock, no work";
 
     /** The guards compared at the fairness timer's default bound and at its longest, with the baseline. */
-    private static final int[] FAIRNESS_GUARDS = {0, Guard.FAIRNESS_AT_MAX_BOUND, 5};
+    private static final int[] FAIRNESS_GUARDS = {Guard.ADAPTIVE, Guard.FAIRNESS_AT_MAX_BOUND, Guard.REENTRANT_LOCK};
 
     private final String name;
     private final int threads;
     private final int[] guards;
+    /** What the description says the rows compare. */
+    private final String compared;
 
     /** The scenario with {@code threads} threads (16 is OpenSIPS's case: 16 processes sharing one lock). */
     public LockContention(int threads) {
-        this(threads == 16 ? "lock-contention" : "lock-contention-" + threads, threads, allGuards());
+        this(
+                threads == 16 ? "lock-contention" : "lock-contention-" + threads,
+                threads,
+                allGuards(),
+                "every Rouse strategy (through the front, as a consumer bundle gets it; `adaptive` also with"
+                        + " `adaptive.spin.max` = " + Guard.LONGER_SPIN_MAX
+                        + " beside the default 5), ReentrantLock non-fair and fair, and `synchronized`");
     }
 
-    private LockContention(String name, int threads, int[] guards) {
+    private LockContention(String name, int threads, int[] guards, String compared) {
         this.name = name;
         this.threads = threads;
         this.guards = guards;
+        this.compared = compared;
     }
 
     /**
@@ -50,7 +59,12 @@ public final class LockContention implements Scenario {
      * ReentrantLock.
      */
     public static LockContention fairnessCost(int threads) {
-        return new LockContention("lock-fairness-" + threads, threads, FAIRNESS_GUARDS);
+        return new LockContention(
+                "lock-fairness-" + threads,
+                threads,
+                FAIRNESS_GUARDS,
+                "Rouse `adaptive` at the default `adaptive.fairness.bound.us` (a hand-off to the longest-queued"
+                        + " thread on average every 0.5 ms) and at 10 s, and non-fair ReentrantLock");
     }
 
     private static int[] allGuards() {
@@ -68,12 +82,6 @@ public final class LockContention implements Scenario {
 
     @Override
     public String description() {
-        String compared = guards == FAIRNESS_GUARDS
-                ? "Rouse `adaptive` at the default `adaptive.fairness.bound.us` (a hand-off to the longest-queued"
-                        + " thread on average every 0.5 ms) and at 10 s, and non-fair ReentrantLock"
-                : "every Rouse strategy (through the front, as a consumer bundle gets it; `adaptive` also with"
-                        + " `adaptive.spin.max` = " + Guard.LONGER_SPIN_MAX
-                        + " beside the default 5), ReentrantLock non-fair and fair, and `synchronized`";
         return threads + " threads on this machine's cores share one lock: " + compared + ". Critical section: a"
                 + " counter and a small"
                 + " HashMap update; between acquisitions either ~100 arithmetic steps of private work (\"work\") or"

@@ -23,7 +23,7 @@ import java.util.Set;
  * <p>Why: the harness interleaves variants in one JVM, and HotSpot keeps one profile per method. Variants that share
  * code (one benchmark loop for every lock, one facade class for every Rouse strategy) share its call-site profiles,
  * so the JIT compiles each of them for all the others' receiver types at once: at 16 threads the Rouse facade's
- * lock and unlock, compiled for five primitive classes, grew past the size C2 inlines into a caller
+ * lock and unlock, compiled for every strategy's primitive class, grew past the size C2 inlines into a caller
  * ({@code InlineSmallCode}), which no application running one strategy sees (docs/performance.md, "Profiles of their
  * own"). JMH forks a JVM per benchmark for the same reason; a loader per variant keeps the interleaved rounds, and with
  * them the same machine noise for every variant, while giving each variant the code a process running it alone would
