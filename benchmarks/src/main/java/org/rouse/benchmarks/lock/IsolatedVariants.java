@@ -41,12 +41,14 @@ public final class IsolatedVariants {
     }
 
     /** How many read-write variants there are. */
-    static final int READ_WRITE_COUNT = 4;
+    static final int READ_WRITE_COUNT = 6;
 
     /**
      * Makes read-write variant {@code index} in whichever loader loaded this class (public for the same reason as
-     * {@link #newContentionVariant}): {@code adaptive} and {@code jdk} through the Rouse front, a raw
-     * {@link ReentrantReadWriteLock} (the baseline), {@link StampedLock#asReadWriteLock()}.
+     * {@link #newContentionVariant}): {@code adaptive} through the Rouse front, then its primitive alone
+     * ({@link PrimitiveReadWriteLock}: the facade's calls into it without the facade's own work), the same two for
+     * {@code jdk}, a raw {@link ReentrantReadWriteLock} (the baseline), {@link StampedLock#asReadWriteLock()}. The
+     * pairs put the facade's cost on the read path in the same run as the locks it is compared with.
      */
     public static Variant newReadWriteVariant(int index, int writePercent) {
         return switch (index) {
@@ -54,9 +56,15 @@ public final class IsolatedVariants {
                 new ReadMostlyVariant(
                         "rouse adaptive (rw)", ReadMostlyVariant.newRouseReadWriteLock("adaptive"), writePercent);
             case 1 ->
+                new ReadMostlyVariant(
+                        "adaptive primitive alone (rw)", ReadMostlyVariant.newBarePrimitive("adaptive"), writePercent);
+            case 2 ->
                 new ReadMostlyVariant("rouse jdk (rw)", ReadMostlyVariant.newRouseReadWriteLock("jdk"), writePercent);
-            case 2 -> new ReadMostlyVariant(ReadMostly.BASELINE, new ReentrantReadWriteLock(false), writePercent);
             case 3 ->
+                new ReadMostlyVariant(
+                        "jdk primitive alone (rw)", ReadMostlyVariant.newBarePrimitive("jdk"), writePercent);
+            case 4 -> new ReadMostlyVariant(ReadMostly.BASELINE, new ReentrantReadWriteLock(false), writePercent);
+            case 5 ->
                 new ReadMostlyVariant("StampedLock.asReadWriteLock", new StampedLock().asReadWriteLock(), writePercent);
             default ->
                 throw new IllegalArgumentException("read-write variant 0.." + (READ_WRITE_COUNT - 1) + ": " + index);

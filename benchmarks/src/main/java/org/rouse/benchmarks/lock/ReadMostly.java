@@ -15,8 +15,8 @@ import org.rouse.benchmarks.scenario.Variant;
 /**
  * {@code rw-read-mostly}: 16 threads share one read-write lock guarding a small hash map, 95 % reads (a lookup under
  * the read lock) and 5 % writes (an update under the write lock): Rouse's {@code adaptive} and {@code jdk}
- * read-write strategies through the real front beside a raw {@link ReentrantReadWriteLock} and
- * {@link StampedLock#asReadWriteLock()}. {@code rw-write-heavy} is the same with 25 % writes, where writers meet
+ * read-write strategies through the real front, each beside its primitive alone (what the facade costs), and a raw
+ * {@link ReentrantReadWriteLock} and {@link StampedLock#asReadWriteLock()}. {@code rw-write-heavy} is the same with 25 % writes, where writers meet
  * each other and readers far more often.
  *
  * <pre>{@code
@@ -76,7 +76,7 @@ public final class ReadMostly implements Scenario {
 
     @Override
     public RoundPlan plan(Options options) {
-        // 4 variants: quick ~2 s, full 1 + 8 x 500 ms each (~20 s)
+        // 6 variants: quick ~3 s, full 1 + 8 x 500 ms each (~30 s)
         return options.quick()
                 ? new RoundPlan(1, 3, Duration.ofMillis(100))
                 : new RoundPlan(1, 8, Duration.ofMillis(500));

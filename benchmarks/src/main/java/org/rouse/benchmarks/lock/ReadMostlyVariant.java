@@ -13,6 +13,7 @@ import org.rouse.benchmarks.scenario.Metrics;
 import org.rouse.benchmarks.scenario.RoundWorkers;
 import org.rouse.benchmarks.scenario.Variant;
 import org.rouse.lock.internal.StrategyLockEngine;
+import org.rouse.lock.spi.ReadWritePrimitive;
 
 /**
  * {@value ReadMostly#THREADS} threads reading and writing (5 % or 25 % of the operations) a small map under one
@@ -70,6 +71,15 @@ final class ReadMostlyVariant implements Variant {
             throw new IllegalStateException("asked for " + strategy + ", got " + actual);
         }
         return lock;
+    }
+
+    /** The bare primitive of {@code strategy} from the engine the front uses, without the facade around it. */
+    static ReadWriteLock newBarePrimitive(String strategy) {
+        ReadWritePrimitive primitive = new StrategyLockEngine(true).newReadWritePrimitive(strategy);
+        if (!primitive.strategy().equals(strategy)) {
+            throw new IllegalStateException("asked for " + strategy + ", got " + primitive.strategy());
+        }
+        return new PrimitiveReadWriteLock(primitive);
     }
 
     @Override

@@ -67,6 +67,19 @@ class IsolatedVariantsTest {
 
     @Test
     @Timeout(60)
+    void aPrimitiveAloneRowMeasuresTheBarePrimitiveWithoutViolations() throws Exception {
+        try (Variant variant = IsolatedVariants.readWrite(1, 25)) {
+            variant.open();
+            Measurement round = variant.runRound(Duration.ofMillis(200));
+
+            assertEquals("adaptive primitive alone (rw)", variant.name());
+            assertTrue(round.value(LockMetrics.THROUGHPUT) > 0, "operations counted: " + round.values());
+            assertEquals(0.0, round.value(LockMetrics.VIOLATIONS), "no writer together with anyone");
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void everyLockScenarioMakesEachVariantOnceWithItsBaseline(@TempDir Path dir) throws Exception {
         Options quick = new Options(true, dir);
         for (Scenario scenario : List.of(
