@@ -41,7 +41,7 @@ public final class IsolatedVariants {
     }
 
     /** How many read-write variants there are. */
-    static final int READ_WRITE_COUNT = 6;
+    static final int READ_WRITE_COUNT = ReadWriteLocks.KEYS.size();
 
     /**
      * Makes read-write variant {@code index} in whichever loader loaded this class (public for the same reason as
@@ -51,25 +51,21 @@ public final class IsolatedVariants {
      * pairs put the facade's cost on the read path in the same run as the locks it is compared with.
      */
     public static Variant newReadWriteVariant(int index, int writePercent) {
-        return switch (index) {
-            case 0 ->
-                new ReadMostlyVariant(
-                        "rouse adaptive (rw)", ReadMostlyVariant.newRouseReadWriteLock("adaptive"), writePercent);
-            case 1 ->
-                new ReadMostlyVariant(
-                        "adaptive primitive alone (rw)", ReadMostlyVariant.newBarePrimitive("adaptive"), writePercent);
-            case 2 ->
-                new ReadMostlyVariant("rouse jdk (rw)", ReadMostlyVariant.newRouseReadWriteLock("jdk"), writePercent);
-            case 3 ->
-                new ReadMostlyVariant(
-                        "jdk primitive alone (rw)", ReadMostlyVariant.newBarePrimitive("jdk"), writePercent);
-            case 4 -> new ReadMostlyVariant(ReadMostly.BASELINE, new ReentrantReadWriteLock(false), writePercent);
-            case 5 ->
-                new ReadMostlyVariant("StampedLock.asReadWriteLock", new StampedLock().asReadWriteLock(), writePercent);
-            default ->
-                throw new IllegalArgumentException("read-write variant 0.." + (READ_WRITE_COUNT - 1) + ": " + index);
-        };
+        if (index < 0 || index >= READ_WRITE_ROWS.size()) {
+            throw new IllegalArgumentException("read-write variant 0.." + (READ_WRITE_ROWS.size() - 1) + ": " + index);
+        }
+        return new ReadMostlyVariant(
+                READ_WRITE_ROWS.get(index), ReadWriteLocks.named(ReadWriteLocks.KEYS.get(index)), writePercent);
     }
+
+    /** The report's row name for each of {@link ReadWriteLocks#KEYS}. */
+    private static final List<String> READ_WRITE_ROWS = List.of(
+            "rouse adaptive (rw)",
+            "adaptive primitive alone (rw)",
+            "rouse jdk (rw)",
+            "jdk primitive alone (rw)",
+            ReadMostly.BASELINE,
+            "StampedLock.asReadWriteLock");
 
     private static Variant isolated(String factory, Object... args) {
         IsolatedClasses loader = IsolatedClasses.of(

@@ -5,15 +5,12 @@ import java.util.HashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReadWriteLock;
-import org.rouse.api.internal.lock.LockFrontCore;
 import org.rouse.benchmarks.measure.ContextSwitches;
 import org.rouse.benchmarks.measure.ThreadUsage;
 import org.rouse.benchmarks.scenario.Measurement;
 import org.rouse.benchmarks.scenario.Metrics;
 import org.rouse.benchmarks.scenario.RoundWorkers;
 import org.rouse.benchmarks.scenario.Variant;
-import org.rouse.lock.internal.StrategyLockEngine;
-import org.rouse.lock.spi.ReadWritePrimitive;
 
 /**
  * {@value ReadMostly#THREADS} threads reading and writing (5 % or 25 % of the operations) a small map under one
@@ -56,30 +53,6 @@ final class ReadMostlyVariant implements Variant {
             map.put(k, (long) k);
         }
         this.workers = new RoundWorkers("rouse-bench-rw", threads, this::work);
-    }
-
-    /** A Rouse read-write lock of {@code strategy}, made through the real front over the real engine. */
-    static ReadWriteLock newRouseReadWriteLock(String strategy) {
-        LockFrontCore core = new LockFrontCore();
-        core.swapTo(new StrategyLockEngine(true)); // adaptive.read.write on, so both forms can be measured
-        if (!core.configure(strategy, new String[0])) {
-            throw new IllegalArgumentException("unknown strategy " + strategy);
-        }
-        ReadWriteLock lock = core.newView("benchmarks").readWriteLock("read-mostly");
-        String actual = ((org.rouse.lock.SwappableReadWriteLock) lock).strategy();
-        if (!actual.equals(strategy)) {
-            throw new IllegalStateException("asked for " + strategy + ", got " + actual);
-        }
-        return lock;
-    }
-
-    /** The bare primitive of {@code strategy} from the engine the front uses, without the facade around it. */
-    static ReadWriteLock newBarePrimitive(String strategy) {
-        ReadWritePrimitive primitive = new StrategyLockEngine(true).newReadWritePrimitive(strategy);
-        if (!primitive.strategy().equals(strategy)) {
-            throw new IllegalStateException("asked for " + strategy + ", got " + primitive.strategy());
-        }
-        return new PrimitiveReadWriteLock(primitive);
     }
 
     @Override

@@ -12,7 +12,7 @@ class PrimitiveReadWriteLockTest {
     @ParameterizedTest
     @ValueSource(strings = {"adaptive", "jdk"})
     void readersShareTheBarePrimitiveAndAWriterExcludesThem(String strategy) {
-        ReadWriteLock lock = ReadMostlyVariant.newBarePrimitive(strategy);
+        ReadWriteLock lock = ReadWriteLocks.primitiveAlone(strategy);
 
         lock.readLock().lock();
         assertTrue(lock.readLock().tryLock(), "a second read hold (the primitive counts holds, not threads)");

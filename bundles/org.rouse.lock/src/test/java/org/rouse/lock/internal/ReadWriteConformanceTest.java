@@ -372,6 +372,42 @@ class ReadWriteConformanceTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("subjects")
+    void readHoldsStayPerThreadAfterTheFirstReaderHasEnded(Subject subject) throws Exception {
+        ReadWriteLock lock = subject.create().lock();
+        Thread first = new Thread(() -> {
+            lock.readLock().lock(); // the facade keeps this thread's record as its first reader's for good
+            lock.readLock().unlock();
+        });
+        first.start();
+        first.join();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        Thread later = new Thread(() -> {
+            try {
+                lock.readLock().lock();
+                lock.readLock().lock();
+                assertEquals(2, readHolds(lock));
+                lock.readLock().unlock();
+                lock.readLock().unlock();
+                assertEquals(0, readHolds(lock));
+                assertThrows(
+                        IllegalMonitorStateException.class,
+                        () -> lock.readLock().unlock());
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        });
+        later.start();
+        later.join();
+        if (failure.get() != null) {
+            throw new AssertionError(failure.get());
+        }
+        assertEquals(0, readHolds(lock), "the main thread holds no read");
+        assertTrue(lock.writeLock().tryLock(), "nothing is left held");
+        lock.writeLock().unlock();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("subjects")
     void onlyTheWriteLockHasConditionsAndTheyNeedTheWriteLock(Subject subject) throws Exception {
         ReadWriteLock lock = subject.create().lock();
         assertThrows(UnsupportedOperationException.class, () -> lock.readLock().newCondition());

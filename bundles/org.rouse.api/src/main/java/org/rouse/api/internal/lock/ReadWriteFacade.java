@@ -95,16 +95,22 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
      *    drain: each admission attempt through a stale primitive releases it at once.
      * 5. Conditions (FacadeCondition) belong to the write lock; their queues are touched only by the writer.
      *
-     * Read-hold cache. `cachedHold` is the ReadHold last looked up by any reader (ReentrantReadWriteLock's
-     * cachedHoldCounter): a plain, racy reference. A reader uses it only if its final `threadId` is the caller's, in
-     * which case the record is the caller's own (records are never shared, and thread ids are not reused: the JDK draws
-     * them from a 64-bit counter, the assumption ReentrantReadWriteLock's cachedHoldCounter makes too), whose other
-     * fields only the caller writes; final-field semantics make `threadId` visible through the racy read. A stale or
-     * foreign value costs only the ThreadLocal lookup, after which the reader stores its own record there. The record
-     * keeps the thread's id, not the Thread, so that `readRecords` does not keep threads alive.
+     * First reader's record. `firstReaderHold` is the ReadHold of the first thread that read the lock (as
+     * ReentrantReadWriteLock's firstReader, but kept for good): a plain, racy reference, stored only while it is
+     * null, so readers never write a shared field once the lock has been read. A reader uses it only if its final
+     * `threadId` is the caller's, in which case the record is the caller's own (records are never shared, and thread
+     * ids are not reused: the JDK draws them from a 64-bit counter, the assumption ReentrantReadWriteLock's
+     * cachedHoldCounter makes too), whose other fields only the caller writes; final-field semantics make `threadId`
+     * visible through the racy read. Every other reader looks its record up in the ThreadLocal. A one-entry cache of
+     * the last reader (ReentrantReadWriteLock's cachedHoldCounter, and this class until 2026-12-07) is not used: with
+     * readers on two cores each lookup missed and stored its own record into the facade, whose fields every
+     * acquisition and release reads (JMH ReadLockCosts -t 2, 3 forks: a read lock and unlock took 355 ns over
+     * `adaptive` and 440 over `jdk`, 144 and 154 since, the primitives alone 57-69, ReentrantReadWriteLock 360-456
+     * ns; on one thread 13.4-14.2 ns, unchanged). Two racing first
+     * readers may both store; either record serves its own thread. The record keeps the thread's id, not the Thread,
+     * so that `readRecords` does not keep threads alive.
      *
-     * Costs. A read acquisition: one read of `cachedHold` and, when another thread read last, one ThreadLocal lookup
-     * and a plain store of `cachedHold` (as ReentrantReadWriteLock's readers pay past its one-entry cache), the
+     * Costs. A read acquisition: one read of `firstReaderHold` and, for any other thread, one ThreadLocal lookup, the
      * primitive's shared acquisition, one volatile read of `current`; its counters are plain fields of the thread's
      * own ReadHold, so readers share no counter cache line. The release: the same lookup, the primitive's shared
      * release, one volatile read of `pending`. Each thread that ever reads the lock keeps its
@@ -175,17 +181,17 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
     /** The calling thread's read record. */
     private final ThreadLocal<ReadHold> readHolds = ThreadLocal.withInitial(this::newReadHold);
     /**
-     * The read record last looked up, or null; plain and racy, written by any reader that missed it, trusted only
-     * when its final {@code threadId} is the caller's (see the implementation notes).
+     * The first reader's read record, or null; plain and racy, stored only while null, trusted only when its final
+     * {@code threadId} is the caller's (see the implementation notes).
      */
-    private ReadHold cachedHold;
+    private ReadHold firstReaderHold;
 
     private final ReadLock readLock = new ReadLock();
     private final WriteLock writeLock = new WriteLock();
 
     /** One thread's read holds of this lock; every field is written only by that thread. */
     private static final class ReadHold {
-        /** The id of the thread these holds belong to; final, so that a racy read of cachedHold sees it. */
+        /** The id of the thread these holds belong to; final, so that a racy read of firstReaderHold sees it. */
         final long threadId;
         /** Reentrant read holds. */
         int count;
@@ -221,12 +227,15 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
         return h;
     }
 
-    /** The calling thread's read record: the cached one if it is the caller's, else the ThreadLocal's (cached). */
+    /** The calling thread's read record: the first reader's if it is the caller's, else the ThreadLocal's. */
     private ReadHold readHold() {
-        ReadHold h = cachedHold;
-        if (h == null || h.threadId != Thread.currentThread().getId()) {
-            h = readHolds.get();
-            cachedHold = h;
+        ReadHold first = firstReaderHold;
+        if (first != null && first.threadId == Thread.currentThread().getId()) {
+            return first;
+        }
+        ReadHold h = readHolds.get();
+        if (first == null) {
+            firstReaderHold = h; // once per lock (or a few times, racing): never a shared write after that
         }
         return h;
     }
