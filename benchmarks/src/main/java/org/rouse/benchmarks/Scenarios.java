@@ -33,6 +33,8 @@ public final class Scenarios {
                 new org.rouse.benchmarks.lock.LockContention(64),
                 org.rouse.benchmarks.lock.LockContention.fairnessCost(16),
                 org.rouse.benchmarks.lock.LockContention.fairnessCost(64),
+                org.rouse.benchmarks.lock.LockContention.facadeCost(16),
+                org.rouse.benchmarks.lock.LockContention.facadeCost(64),
                 new org.rouse.benchmarks.lock.LockSwap(),
                 new org.rouse.benchmarks.lock.ReadMostly(),
                 org.rouse.benchmarks.lock.ReadMostly.writeHeavy(),

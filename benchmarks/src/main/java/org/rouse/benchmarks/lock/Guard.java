@@ -4,6 +4,7 @@ import java.util.concurrent.locks.Lock;
 import java.util.concurrent.locks.ReentrantLock;
 import org.rouse.api.internal.lock.LockFrontCore;
 import org.rouse.lock.internal.StrategyLockEngine;
+import org.rouse.lock.spi.LockPrimitive;
 
 /**
  * One way of guarding a critical section, as the lock benchmarks compare them: a Rouse lock strategy, a JDK
@@ -45,18 +46,27 @@ public abstract class Guard {
     /** The {@link #nth} guard outside {@link #COUNT}: {@code adaptive} with its fairness timer at the longest bound. */
     static final int FAIRNESS_AT_MAX_BOUND = COUNT;
 
+    /** The {@link #nth} index of the {@code jdk} strategy through the front. */
+    static final int JDK = 3;
+
+    /** The {@link #nth} guard outside {@link #COUNT}: the {@code adaptive} primitive alone, without the facade. */
+    static final int ADAPTIVE_PRIMITIVE_ALONE = COUNT + 1;
+
+    /** The {@link #nth} guard outside {@link #COUNT}: the {@code jdk} primitive alone, without the facade. */
+    static final int JDK_PRIMITIVE_ALONE = COUNT + 2;
+
     /**
      * Guard {@code index} of those the lock scenarios compare, in row order: the four Rouse strategies,
      * {@code adaptive} once more with a longer spin cap, ReentrantLock non-fair and fair, synchronized; then
-     * ({@link #FAIRNESS_AT_MAX_BOUND}) {@code adaptive} with a fairness hand-off at most every 10 s. Each call makes a
-     * new lock.
+     * ({@link #FAIRNESS_AT_MAX_BOUND}) {@code adaptive} with a fairness hand-off at most every 10 s, and the
+     * {@code adaptive} and {@code jdk} primitives alone ({@link #primitiveAlone}). Each call makes a new lock.
      */
     public static Guard nth(int index) {
         return switch (index) {
             case ADAPTIVE -> rouse("adaptive");
             case 1 -> rouseAdaptive(LONGER_SPIN_MAX);
             case 2 -> rouse("fair");
-            case 3 -> rouse("jdk");
+            case JDK -> rouse("jdk");
             case 4 -> rouse("spin-yield");
             case REENTRANT_LOCK -> lock("ReentrantLock", new ReentrantLock(false));
             case 6 -> lock("ReentrantLock(fair)", new ReentrantLock(true));
@@ -68,7 +78,9 @@ public abstract class Guard {
                                 StrategyLockEngine.withAdaptiveFairnessBound(
                                         StrategyLockEngine.MAX_FAIRNESS_BOUND_MICROS),
                                 "adaptive"));
-            default -> throw new IllegalArgumentException("guard index 0.." + FAIRNESS_AT_MAX_BOUND + ": " + index);
+            case ADAPTIVE_PRIMITIVE_ALONE -> primitiveAlone("adaptive");
+            case JDK_PRIMITIVE_ALONE -> primitiveAlone("jdk");
+            default -> throw new IllegalArgumentException("guard index 0.." + JDK_PRIMITIVE_ALONE + ": " + index);
         };
     }
 
@@ -96,6 +108,31 @@ public abstract class Guard {
             throw new IllegalArgumentException("unknown strategy " + strategy);
         }
         return core.newView("benchmarks").newLock();
+    }
+
+    /**
+     * The primitive of {@code strategy} from the engine the front uses, without the facade: the calls the facade
+     * makes into it (a non-waiting attempt, then the waiting one, and the release), without its reentrancy, swap
+     * check and counters. Not reentrant.
+     */
+    public static Guard primitiveAlone(String strategy) {
+        LockPrimitive primitive = new StrategyLockEngine().newPrimitive(strategy);
+        if (!primitive.strategy().equals(strategy)) {
+            throw new IllegalStateException("asked for " + strategy + ", got " + primitive.strategy());
+        }
+        return new Guard(strategy + " primitive alone") {
+            @Override
+            public void run(Runnable section) {
+                if (!primitive.tryLock()) {
+                    primitive.lock();
+                }
+                try {
+                    section.run();
+                } finally {
+                    primitive.unlock();
+                }
+            }
+        };
     }
 
     /** Any {@link Lock}. */

@@ -15,8 +15,9 @@ import org.rouse.benchmarks.scenario.Variant;
  * experiment. Every lock strategy (and {@code adaptive} with a longer spin cap, to show what the default cap of 5
  * buys), ReentrantLock non-fair and fair and {@code synchronized} guard a short critical section shared by all threads,
  * with and without work between acquisitions. {@code lock-fairness-16} and {@code -64} ({@link #fairnessCost}) compare
- * only {@code adaptive} with and without its fairness hand-offs, and ReentrantLock. Each variant runs in a class loader
- * of its own ({@link IsolatedVariants}).
+ * only {@code adaptive} with and without its fairness hand-offs, and ReentrantLock; {@code lock-facade-16} and
+ * {@code -64} ({@link #facadeCost}) {@code adaptive} and {@code jdk} with and without the facade. Each variant runs in
+ * a class loader of its own ({@link IsolatedVariants}).
  *
  * <pre>{@code
  * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness lock-contention --quick
@@ -65,6 +66,25 @@ public final class LockContention implements Scenario {
                 FAIRNESS_GUARDS,
                 "Rouse `adaptive` at the default `adaptive.fairness.bound.us` (a hand-off to the longest-queued"
                         + " thread on average every 0.5 ms) and at 10 s, and non-fair ReentrantLock");
+    }
+
+    /** The guards compared with and without the facade, with the baseline. */
+    private static final int[] FACADE_GUARDS = {
+        Guard.ADAPTIVE, Guard.ADAPTIVE_PRIMITIVE_ALONE, Guard.JDK, Guard.JDK_PRIMITIVE_ALONE, Guard.REENTRANT_LOCK
+    };
+
+    /**
+     * {@code lock-facade-<threads>}: what the facade costs, as {@code adaptive} and {@code jdk} through the front
+     * beside their primitives alone, and ReentrantLock.
+     */
+    public static LockContention facadeCost(int threads) {
+        return new LockContention(
+                "lock-facade-" + threads,
+                threads,
+                FACADE_GUARDS,
+                "Rouse `adaptive` and `jdk` through the front (as a consumer bundle gets them) and each primitive alone"
+                        + " (the facade's calls into it without its reentrancy, swap check and counters), and non-fair"
+                        + " ReentrantLock");
     }
 
     private static int[] allGuards() {

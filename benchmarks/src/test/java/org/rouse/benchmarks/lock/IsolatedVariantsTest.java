@@ -83,7 +83,11 @@ class IsolatedVariantsTest {
     void everyLockScenarioMakesEachVariantOnceWithItsBaseline(@TempDir Path dir) throws Exception {
         Options quick = new Options(true, dir);
         for (Scenario scenario : List.of(
-                new LockContention(16), LockContention.fairnessCost(64), new ReadMostly(), ReadMostly.writeHeavy())) {
+                new LockContention(16),
+                LockContention.fairnessCost(64),
+                LockContention.facadeCost(64),
+                new ReadMostly(),
+                ReadMostly.writeHeavy())) {
             List<Variant> variants = scenario.variants(quick);
             try {
                 Set<String> names = new HashSet<>();
@@ -109,6 +113,19 @@ class IsolatedVariantsTest {
                 LockContention.fairnessCost(2).variants(quick).stream()
                         .map(Variant::name)
                         .toList());
+    }
+
+    @Test
+    @Timeout(60)
+    void aPrimitiveAloneGuardCountsAcquisitionsWithoutViolations() throws Exception {
+        try (Variant variant = IsolatedVariants.contention(Guard.ADAPTIVE_PRIMITIVE_ALONE, 4, false)) {
+            variant.open();
+            Measurement round = variant.runRound(Duration.ofMillis(200));
+
+            assertEquals("adaptive primitive alone, no work", variant.name());
+            assertTrue(round.value(LockMetrics.THROUGHPUT) > 0, "acquisitions counted: " + round.values());
+            assertEquals(0.0, round.value(LockMetrics.VIOLATIONS), "mutual exclusion held");
+        }
     }
 
     private static Class<?> loaded(Class<?> c, ClassLoader loader) throws ClassNotFoundException {

@@ -119,7 +119,11 @@ public final class LockFacade implements SwappableLock {
      *
      * Costs. Nothing that is not mutual exclusion runs inside the hold on the common path: an outermost
      * acquisition, contended or not, writes `owner` and the plain `acquisitions` counter, both in the facade's own
-     * fields (the same cache line), so the exact count adds no coherence traffic and no atomic instruction. The hold
+     * fields, so the exact count adds no atomic instruction. These writes are still what the facade costs under
+     * contention: at 64 threads on 2 cores without work the facade keeps 77-86 % of its primitive's throughput, and
+     * a build without them (not correct: no reentrancy, no count) all of it; keeping them beside the lock word, in
+     * the primitive, did not help (Harness lock-facade-64, docs/performance.md, "Locks: the facade beside its
+     * primitives"). The hold
      * count is kept as `reentries` (holds beyond the first), which is 0 between holders, so an outermost acquisition
      * and its release neither write nor restore it: two stores fewer for the store buffer to drain (before the
      * release's fence, where the primitive's release has one). A contended acquisition reads the clock before it
