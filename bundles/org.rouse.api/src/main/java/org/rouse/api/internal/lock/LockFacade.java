@@ -118,12 +118,12 @@ public final class LockFacade implements SwappableLock {
      *    another thread, which is one or will do the same.
      *
      * Costs. Nothing that is not mutual exclusion runs inside the hold on the common path: an outermost
-     * acquisition, contended or not, writes `owner` and the plain `acquisitions` counter, both in the facade's own
-     * fields, so the exact count adds no atomic instruction. These writes are still what the facade costs under
-     * contention: at 64 threads on 2 cores without work the facade keeps 77-86 % of its primitive's throughput, and
-     * a build without them (not correct: no reentrancy, no count) all of it; keeping them beside the lock word, in
-     * the primitive, did not help (Harness lock-facade-64, docs/performance.md, "Locks: the facade beside its
-     * primitives"). The hold
+     * acquisition, contended or not, writes `ownerId` and the plain `acquisitions` counter, both in the facade's own
+     * fields, so the exact count adds no atomic instruction. The holder is recorded by thread id, a long, rather than
+     * as the Thread: a reference store into the facade, an old object, ran G1's full post-write barrier on every
+     * acquisition, whose StoreLoad fence (JDK 17) inside the hold cost the facade 14-23 % of its primitive's
+     * throughput at 64 threads on 2 cores without work (2-12 % with the id; none with ParallelGC, which has no such
+     * barrier; Harness lock-facade-64, docs/performance.md, "Locks: the holder by thread id"). The hold
      * count is kept as `reentries` (holds beyond the first), which is 0 between holders, so an outermost acquisition
      * and its release neither write nor restore it: two stores fewer for the store buffer to drain (before the
      * release's fence, where the primitive's release has one). A contended acquisition reads the clock before it
@@ -168,11 +168,14 @@ public final class LockFacade implements SwappableLock {
     private volatile String targetStrategy;
 
     /**
-     * The facade holder, or null. Written only by the holder (set after acquiring, cleared before releasing); read
-     * by any thread only to compare with itself, which a plain read answers correctly for the reading thread, as in
-     * {@code AbstractOwnableSynchronizer}.
+     * The facade holder's thread id, or 0. Written only by the holder (set after acquiring, cleared before
+     * releasing); read by any thread only to compare with its own id, which a plain read answers correctly for the
+     * reading thread, as {@code AbstractOwnableSynchronizer}'s owner does. An id, not the Thread: storing a reference
+     * into this long-lived object runs G1's full post-write barrier, a StoreLoad fence on JDK 17, on every
+     * acquisition (see the notes, "Costs"). Thread ids are never reused (the JDK draws them from a 64-bit counter, and
+     * ReentrantReadWriteLock's cachedHoldCounter relies on it too) and start at 1.
      */
-    private Thread owner;
+    private long ownerId;
     /**
      * Holds beyond the first (the reentrant hold count minus one); read and written only by the holder, and 0 whenever
      * nobody holds the facade, so an outermost acquisition and its release do not write it.
@@ -226,7 +229,7 @@ public final class LockFacade implements SwappableLock {
     @Override
     public void lock() {
         Thread me = Thread.currentThread();
-        if (owner == me) {
+        if (ownerId == me.getId()) {
             reenter();
             return;
         }
@@ -262,7 +265,7 @@ public final class LockFacade implements SwappableLock {
     @Override
     public boolean tryLock() {
         Thread me = Thread.currentThread();
-        if (owner == me) {
+        if (ownerId == me.getId()) {
             reenter();
             return true;
         }
@@ -314,14 +317,14 @@ public final class LockFacade implements SwappableLock {
 
     @Override
     public void unlock() {
-        if (owner != Thread.currentThread()) {
+        if (ownerId != Thread.currentThread().getId()) {
             throw new IllegalMonitorStateException("Lock '" + name + "' is not held by the current thread");
         }
         if (reentries != 0) {
             reentries--;
         } else {
             endHold();
-            owner = null;
+            ownerId = 0L;
             release();
         }
     }
@@ -346,12 +349,12 @@ public final class LockFacade implements SwappableLock {
 
     @Override
     public boolean isHeldByCurrentThread() {
-        return owner == Thread.currentThread();
+        return ownerId == Thread.currentThread().getId();
     }
 
     @Override
     public int holdCount() {
-        return owner == Thread.currentThread() ? reentries + 1 : 0;
+        return ownerId == Thread.currentThread().getId() ? reentries + 1 : 0;
     }
 
     @Override
@@ -393,7 +396,7 @@ public final class LockFacade implements SwappableLock {
         Arguments.notNull(next, "next");
         targetStrategy = Arguments.notNull(strategy, "strategy");
         PENDING.setVolatile(this, next);
-        if (owner != Thread.currentThread()) {
+        if (ownerId != Thread.currentThread().getId()) {
             helpPendingSwap(); // a holder must not touch its primitive again: its own final unlock swaps
         }
     }
@@ -465,7 +468,7 @@ public final class LockFacade implements SwappableLock {
 
     /** The caller now holds the facade, at its first attempt: the common path, no clock read. */
     private void acquired(Thread me) {
-        owner = me;
+        ownerId = me.getId();
         long n = acquisitions++;
         if ((n & (HOLD_SAMPLE_EVERY - 1)) == 0 && histograms != null) {
             holdStart = System.nanoTime();
@@ -474,7 +477,7 @@ public final class LockFacade implements SwappableLock {
 
     /** The caller now holds the facade after waiting since {@code start}; times one wait in WAIT_SAMPLE_EVERY. */
     private void acquiredContended(Thread me, long start) {
-        owner = me;
+        ownerId = me.getId();
         long n = acquisitions++;
         long c = contendedAcquisitions++;
         if ((c & (WAIT_SAMPLE_EVERY - 1)) == 0 || (n & (HOLD_SAMPLE_EVERY - 1)) == 0) {
@@ -607,7 +610,7 @@ public final class LockFacade implements SwappableLock {
     }
 
     private void checkHeld() {
-        if (owner != Thread.currentThread()) {
+        if (ownerId != Thread.currentThread().getId()) {
             throw new IllegalMonitorStateException("Lock '" + name + "' is not held by the current thread");
         }
     }
@@ -636,7 +639,7 @@ public final class LockFacade implements SwappableLock {
         int saved = reentries + 1;
         reentries = 0;
         endHold();
-        owner = null;
+        ownerId = 0L;
         release();
         return saved;
     }

@@ -45,11 +45,12 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
      *
      * Algorithm. Acquire in mode m: p = current; acquire p in m; if (p == current) admitted; else release p in m and
      * retry. The first attempt does not wait (tryLock / tryLockShared: no clock read); only when it fails is the
-     * acquisition contended and timed. A reader remembers the primitive it was admitted through (ReadHold.via) and
-     * releases exactly that one. Reads taken by the writer are counted only (via = null): the writer's exclusive hold
-     * covers them. A final write unlock with such reads left downgrades the primitive (exclusive to shared, atomic in
-     * the primitive) instead of releasing it, and the reads now hold it shared (via = that primitive); a pending swap
-     * then waits for the final read unlock.
+     * acquisition contended and timed. A reader's final unlock releases `current`: the primitive it was admitted
+     * through stays `current` until then (invariant 2), so the reader records only that it holds it shared
+     * (ReadHold.sharedHeld). Reads taken by the writer are counted only (sharedHeld false): the writer's exclusive
+     * hold covers them. A final write unlock with such reads left downgrades the primitive (exclusive to shared,
+     * atomic in the primitive) instead of releasing it, and the reads now hold it shared (sharedHeld true); a pending
+     * swap then waits for the final read unlock.
      *
      * Dispatch. The acquire and release calls into a primitive go through exclusiveTry, exclusiveLock, ...,
      * sharedUnlock, which call an AqsReadWrite (the `jdk` and `fallback` strategies; a final class) directly after one
@@ -112,8 +113,8 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
      *
      * Costs. A read acquisition: one read of `firstReaderHold` and, for any other thread, one ThreadLocal lookup, the
      * primitive's shared acquisition, one volatile read of `current`; its counters are plain fields of the thread's
-     * own ReadHold, so readers share no counter cache line. The release: the same lookup, the primitive's shared
-     * release, one volatile read of `pending`. Each thread that ever reads the lock keeps its
+     * own ReadHold, so readers share no counter cache line. The release: the same lookup, one volatile read of
+     * `current` (the held primitive), its shared release, one volatile read of `pending`. Each thread that ever reads the lock keeps its
      * ReadHold (about 48 bytes) in `readRecords` for statistics while the lock lives. Write acquisitions cost what a
      * LockFacade acquisition costs. Sampled waits (one contended acquisition in WAIT_SAMPLE_EVERY per mode and
      * thread) and write hold times (one in HOLD_SAMPLE_EVERY, on contended locks) go into the histograms under the
@@ -147,8 +148,12 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
     /** The strategy the front last asked for; volatile, written by the front under its own lock. */
     private volatile String targetStrategy;
 
-    /** The writer, or null; written only by the writer, read by others only to compare with themselves. */
-    private Thread owner;
+    /**
+     * The writer's thread id, or 0; written only by the writer, read by others only to compare with their own id. An
+     * id rather than the Thread, as LockFacade's ownerId: a reference store here would run G1's full post-write
+     * barrier on every write acquisition.
+     */
+    private long ownerId;
     /** The writer's reentrant write hold count; writer-only. */
     private int holds;
     /** Whether the writer took read holds while writing (they need a downgrade at the final write unlock). */
@@ -195,8 +200,13 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
         final long threadId;
         /** Reentrant read holds. */
         int count;
-        /** The primitive held shared for them, or null while they are covered by the thread's write hold. */
-        ReadWritePrimitive via;
+        /**
+         * Whether they hold {@code current} shared, false while the thread's write hold covers them; meaningful while
+         * {@code count} is not 0. A flag rather than the primitive: the held primitive stays {@code current} until
+         * the final release (invariant 2), and storing a reference into this record, once it is old, runs G1's full
+         * post-write barrier (a StoreLoad fence on JDK 17) on every read acquisition.
+         */
+        boolean sharedHeld;
         /** Outermost read acquisitions (plain; read racily by statistics). */
         long acquisitions;
         /** Read acquisitions whose first attempt failed (plain; read racily by statistics). */
@@ -265,12 +275,12 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
 
     @Override
     public boolean isWriteLockedByCurrentThread() {
-        return owner == Thread.currentThread();
+        return ownerId == Thread.currentThread().getId();
     }
 
     @Override
     public int writeHoldCount() {
-        return owner == Thread.currentThread() ? holds : 0;
+        return ownerId == Thread.currentThread().getId() ? holds : 0;
     }
 
     @Override
@@ -331,7 +341,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
         Arguments.notNull(next, "next");
         targetStrategy = Arguments.notNull(strategy, "strategy");
         PENDING.setVolatile(this, next);
-        if (owner != Thread.currentThread()) {
+        if (ownerId != Thread.currentThread().getId()) {
             helpPendingSwap(); // a writer must not touch its primitive again: its own final unlock swaps
         }
     }
@@ -464,7 +474,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
     // -------------------------------------------------------------------------------------- write side
 
     private void checkWriteHeld() {
-        if (owner != Thread.currentThread()) {
+        if (ownerId != Thread.currentThread().getId()) {
             throw new IllegalMonitorStateException(
                     "The write lock of '" + name + "' is not held by the current thread");
         }
@@ -501,7 +511,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
     }
 
     private void writeAcquired(Thread me) {
-        owner = me;
+        ownerId = me.getId();
         holds = 1;
         long n = writeAcquisitions++;
         if ((n & (HOLD_SAMPLE_EVERY - 1)) == 0 && contended) {
@@ -510,7 +520,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
     }
 
     private void writeAcquiredContended(Thread me, long start) {
-        owner = me;
+        ownerId = me.getId();
         holds = 1;
         long n = writeAcquisitions++;
         long c = writeContended++;
@@ -563,14 +573,14 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
     /** Ends the write hold (holds already 0): downgrades to the writer's own reads, or releases with the swap. */
     private void releaseWrite() {
         endWriteHold();
-        owner = null;
+        ownerId = 0L;
         if (ownerReads) {
             ownerReads = false;
             ReadHold h = readHold();
             if (h.count > 0) {
                 ReadWritePrimitive p = current;
                 p.downgrade(); // still holds p, now shared: `current` stays p, a pending swap waits for the reads
-                h.via = p;
+                h.sharedHeld = true;
                 return;
             }
         }
@@ -618,7 +628,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
                 return false;
             }
             if (p == current) {
-                h.via = p;
+                h.sharedHeld = true;
                 return true;
             }
             sharedUnlock(p);
@@ -634,9 +644,9 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
             h.count++;
             return true;
         }
-        if (owner == Thread.currentThread()) {
+        if (ownerId == Thread.currentThread().getId()) {
             ownerReads = true;
-            h.via = null;
+            h.sharedHeld = false;
             h.count = 1;
             h.acquisitions++;
             return true;
@@ -649,8 +659,8 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
         return false;
     }
 
-    private void readAcquiredContended(ReadHold h, ReadWritePrimitive p, long start) {
-        h.via = p;
+    private void readAcquiredContended(ReadHold h, long start) {
+        h.sharedHeld = true;
         h.count = 1;
         h.acquisitions++;
         long c = h.contended++;
@@ -665,10 +675,8 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
             throw new IllegalMonitorStateException("The read lock of '" + name + "' is not held by the current thread");
         }
         if (--h.count == 0) {
-            ReadWritePrimitive p = h.via;
-            if (p != null) {
-                h.via = null;
-                sharedUnlock(p);
+            if (h.sharedHeld) { // left as it is: every outermost acquisition sets it
+                sharedUnlock(current); // the primitive it was admitted through (invariant 2)
                 if (PENDING.getVolatile(this) != null) {
                     helpPendingSwap();
                 }
@@ -690,7 +698,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
                 ReadWritePrimitive p = current;
                 sharedLock(p);
                 if (p == current) {
-                    readAcquiredContended(h, p, start);
+                    readAcquiredContended(h, start);
                     return;
                 }
                 sharedUnlock(p);
@@ -716,7 +724,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
                     throw e;
                 }
                 if (p == current) {
-                    readAcquiredContended(h, p, start);
+                    readAcquiredContended(h, start);
                     return;
                 }
                 sharedUnlock(p);
@@ -759,7 +767,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
                 }
                 if (got) {
                     if (p == current) {
-                        readAcquiredContended(h, p, start);
+                        readAcquiredContended(h, start);
                         return true;
                     }
                     sharedUnlock(p);
@@ -790,7 +798,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
         @Override
         public void lock() {
             Thread me = Thread.currentThread();
-            if (owner == me) {
+            if (ownerId == me.getId()) {
                 reenterWrite();
                 return;
             }
@@ -826,7 +834,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
         @Override
         public boolean tryLock() {
             Thread me = Thread.currentThread();
-            if (owner == me) {
+            if (ownerId == me.getId()) {
                 reenterWrite();
                 return true;
             }
@@ -895,7 +903,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
 
         @Override
         public String toString() {
-            return "WriteLock[" + name + (owner == null ? ", unlocked]" : ", locked]");
+            return "WriteLock[" + name + (ownerId == 0L ? ", unlocked]" : ", locked]");
         }
     }
 }
