@@ -23,8 +23,8 @@ import org.rouse.benchmarks.lock.ReadWriteLocks;
  * One read lock + unlock of a read-write lock that no writer takes: Rouse's {@code adaptive} and {@code jdk} through
  * the real front (the facade's read-record lookup, swap check and counters) and each strategy's primitive alone,
  * beside {@link ReentrantReadWriteLock} (the baseline) and {@link StampedLock#asReadWriteLock()}, one lock per fork.
- * With {@code -t 2} two threads read the same lock, so the facade's one-entry read-record cache keeps missing, as
- * under {@code rw-read-mostly}.
+ * With {@code -t 2} two threads read the same lock at once, so the facade's per-thread read records are looked up
+ * by two threads, as under {@code rw-read-mostly}.
  *
  * <pre>{@code
  * java -jar benchmarks/target/benchmarks.jar ReadLockCosts

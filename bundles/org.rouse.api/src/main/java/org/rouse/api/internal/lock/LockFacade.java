@@ -173,7 +173,10 @@ public final class LockFacade implements SwappableLock {
      * reading thread, as {@code AbstractOwnableSynchronizer}'s owner does. An id, not the Thread: storing a reference
      * into this long-lived object runs G1's full post-write barrier, a StoreLoad fence on JDK 17, on every
      * acquisition (see the notes, "Costs"). Thread ids are never reused (the JDK draws them from a 64-bit counter, and
-     * ReentrantReadWriteLock's cachedHoldCounter relies on it too) and start at 1.
+     * ReentrantReadWriteLock's cachedHoldCounter relies on it too) and start at 1. The id is read through
+     * Thread.getId(), which is not final on JDK 17: a Thread subclass that overrode it to return another live thread's
+     * id, against its contract, would pass this check as that thread (the JDK's own locks read the field directly,
+     * which a bundle cannot).
      */
     private long ownerId;
     /**
