@@ -1,6 +1,7 @@
 package org.rouse.benchmarks.report;
 
 import java.util.Locale;
+import java.util.Optional;
 import org.rouse.benchmarks.scenario.Metric;
 
 /** Formats values for table cells: fixed decimals, root locale (dots, never commas), {@code n/a} for unknown. */
@@ -18,6 +19,15 @@ final class Cells {
     /** For a ratio column, e.g. {@code 1.37×}. */
     static String ratio(double value) {
         return Double.isNaN(value) ? UNKNOWN : fixed(value, 2) + "×";
+    }
+
+    /** A ratio followed by the range of its per-cycle ratios, e.g. {@code 0.94× (0.90–0.99)}; the ratio alone without. */
+    static String ratio(double value, Optional<ResultTable.PairedRange> range) {
+        if (Double.isNaN(value) || range.isEmpty()) {
+            return ratio(value);
+        }
+        return ratio(value) + " (" + fixed(range.get().lowest(), 2) + "–"
+                + fixed(range.get().highest(), 2) + ")";
     }
 
     /** For CSV: full precision without exponent noise for ordinary values; empty when unknown. */

@@ -2,12 +2,15 @@ package org.rouse.benchmarks.report;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.rouse.benchmarks.scenario.Metric;
 import org.rouse.benchmarks.scenario.VariantSummary;
 
 /**
  * Renders a {@link ResultTable} as CSV (RFC 4180, comma-separated, header row): {@code variant}, {@code rounds}, one
- * column per metric key, one {@code <key>_vs_baseline} column per ratio. Unknown values are empty cells.
+ * column per metric key, then per ratio {@code <key>_vs_baseline} and the lowest and highest of its per-cycle ratios
+ * ({@code <key>_vs_baseline_lowest}, {@code <key>_vs_baseline_highest}; see {@link ResultTable#pairedRange}).
+ * Unknown values are empty cells.
  *
  * <pre>{@code
  * Files.writeString(dir.resolve("wakeup-floor.csv"), CsvReport.render(table));
@@ -24,7 +27,11 @@ public final class CsvReport {
         header.add("variant");
         header.add("rounds");
         table.layout().columns().forEach(m -> header.add(m.key()));
-        table.layout().ratioColumns().forEach(m -> header.add(m.key() + "_vs_baseline"));
+        for (Metric metric : table.layout().ratioColumns()) {
+            header.add(metric.key() + "_vs_baseline");
+            header.add(metric.key() + "_vs_baseline_lowest");
+            header.add(metric.key() + "_vs_baseline_highest");
+        }
         out.append(String.join(",", header)).append('\n');
         for (VariantSummary row : table.rows()) {
             List<String> cells = new ArrayList<>();
@@ -35,6 +42,9 @@ public final class CsvReport {
             }
             for (Metric metric : table.layout().ratioColumns()) {
                 cells.add(Cells.csv(table.ratio(row, metric)));
+                Optional<ResultTable.PairedRange> range = table.pairedRange(row, metric);
+                cells.add(Cells.csv(range.map(ResultTable.PairedRange::lowest).orElse(Double.NaN)));
+                cells.add(Cells.csv(range.map(ResultTable.PairedRange::highest).orElse(Double.NaN)));
             }
             out.append(String.join(",", cells)).append('\n');
         }

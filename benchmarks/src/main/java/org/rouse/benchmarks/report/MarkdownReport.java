@@ -63,6 +63,8 @@ public final class MarkdownReport {
         out.append("- Method: all variants in one JVM, rounds interleaved (A B C A B C ...), ")
                 .append(run.plan().describe())
                 .append("; each cell is the median over the measured rounds of that round's value.\n");
+        out.append("- Spread: a ratio's brackets give the lowest and highest ratio of one variant's round to its"
+                + " baseline's round of the same cycle (the two run seconds apart, under the same outside load).\n");
         out.append("- Baseline: `")
                 .append(table.baseline().name())
                 .append("`; \"÷ baseline\" columns divide a variant's value by the baseline's")
@@ -91,7 +93,7 @@ public final class MarkdownReport {
                 cells.add(Cells.markdown(metric, row.value(metric)));
             }
             for (Metric metric : table.layout().ratioColumns()) {
-                cells.add(Cells.ratio(table.ratio(row, metric)));
+                cells.add(Cells.ratio(table.ratio(row, metric), table.pairedRange(row, metric)));
             }
             appendRow(out, cells);
         }

@@ -3,6 +3,7 @@ package org.rouse.benchmarks.report;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.rouse.benchmarks.scenario.Metric;
@@ -80,4 +81,41 @@ public final class ResultTable {
         }
         return value / base;
     }
+
+    /**
+     * The spread of {@link #ratio}: round i of {@code row} divided by round i of the metric's baseline, the two rounds
+     * of the same interleaved cycle (so seconds apart, under the same outside load), for every cycle in which both
+     * values are known and the baseline's is not zero. Empty for the baseline row itself, for summaries without their
+     * rounds, and with fewer than two such pairs.
+     */
+    public Optional<PairedRange> pairedRange(VariantSummary row, Metric metric) {
+        VariantSummary base = byName.get(layout.baselineFor(metric));
+        if (row == base) {
+            return Optional.empty();
+        }
+        List<Double> values = row.roundValues(metric);
+        List<Double> baseValues = base.roundValues(metric);
+        double lowest = Double.POSITIVE_INFINITY;
+        double highest = Double.NEGATIVE_INFINITY;
+        int pairs = 0;
+        for (int i = 0; i < Math.min(values.size(), baseValues.size()); i++) {
+            double value = values.get(i);
+            double baseValue = baseValues.get(i);
+            if (Double.isNaN(value) || Double.isNaN(baseValue) || baseValue == 0) {
+                continue;
+            }
+            double ratio = value / baseValue;
+            lowest = Math.min(lowest, ratio);
+            highest = Math.max(highest, ratio);
+            pairs++;
+        }
+        return pairs < 2 ? Optional.empty() : Optional.of(new PairedRange(lowest, highest, pairs));
+    }
+
+    /**
+     * The lowest and highest of a variant's per-cycle ratios to its baseline.
+     *
+     * @param pairs how many cycles had both values
+     */
+    public record PairedRange(double lowest, double highest, int pairs) {}
 }

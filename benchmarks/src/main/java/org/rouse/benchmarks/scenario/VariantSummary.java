@@ -13,8 +13,9 @@ import java.util.Set;
 import org.rouse.benchmarks.measure.LatencyHistogram;
 
 /**
- * One variant's result over all measured rounds: the median of each metric over the rounds, and the latency samples
- * of every round merged (for charts).
+ * One variant's result over all measured rounds: the median of each metric over the rounds, each round's own value in
+ * round order (to pair a round with the baseline's round of the same cycle), and the latency samples of every round
+ * merged (for charts).
  *
  * <pre>{@code
  * VariantSummary s = VariantSummary.of("parkNanos 50µs", "overshoot", rounds);
@@ -27,6 +28,7 @@ public final class VariantSummary {
     private final String description;
     private final int rounds;
     private final Map<Metric, Double> medians;
+    private final Map<Metric, List<Double>> roundValues;
     private final LatencyHistogram latency;
 
     /**
@@ -36,10 +38,21 @@ public final class VariantSummary {
      */
     public VariantSummary(
             String name, String description, int rounds, Map<Metric, Double> medians, LatencyHistogram latency) {
+        this(name, description, rounds, medians, Map.of(), latency);
+    }
+
+    private VariantSummary(
+            String name,
+            String description,
+            int rounds,
+            Map<Metric, Double> medians,
+            Map<Metric, List<Double>> roundValues,
+            LatencyHistogram latency) {
         this.name = Objects.requireNonNull(name, "name");
         this.description = Objects.requireNonNull(description, "description");
         this.rounds = rounds;
         this.medians = Collections.unmodifiableMap(new LinkedHashMap<>(medians));
+        this.roundValues = Collections.unmodifiableMap(new LinkedHashMap<>(roundValues));
         this.latency = latency;
     }
 
@@ -55,10 +68,11 @@ public final class VariantSummary {
         Set<Metric> metrics = new LinkedHashSet<>();
         rounds.forEach(r -> metrics.addAll(r.values().keySet()));
         Map<Metric, Double> medians = new LinkedHashMap<>();
+        Map<Metric, List<Double>> roundValues = new LinkedHashMap<>();
         for (Metric metric : metrics) {
-            medians.put(
-                    metric,
-                    median(rounds.stream().mapToDouble(r -> r.value(metric)).toArray()));
+            double[] values = rounds.stream().mapToDouble(r -> r.value(metric)).toArray();
+            medians.put(metric, median(values));
+            roundValues.put(metric, Arrays.stream(values).boxed().toList());
         }
         LatencyHistogram merged = null;
         for (Measurement round : rounds) {
@@ -67,7 +81,7 @@ public final class VariantSummary {
                 merged.add(round.latency().get());
             }
         }
-        return new VariantSummary(name, description, rounds.size(), medians, merged);
+        return new VariantSummary(name, description, rounds.size(), medians, roundValues, merged);
     }
 
     /** The median of the values that are not {@code NaN}; {@code NaN} when there are none. */
@@ -103,6 +117,14 @@ public final class VariantSummary {
     /** The median of {@code metric} over the rounds, {@code NaN} when not measured. */
     public double value(Metric metric) {
         return medians.getOrDefault(metric, Double.NaN);
+    }
+
+    /**
+     * Each measured round's value of {@code metric} in round order ({@code NaN} where that round did not measure it);
+     * empty when the rounds are unknown (a summary made from known values).
+     */
+    public List<Double> roundValues(Metric metric) {
+        return roundValues.getOrDefault(metric, List.of());
     }
 
     /** Every round's latency samples merged, if the variant measures latency. */

@@ -9,12 +9,14 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.rouse.benchmarks.measure.LatencyHistogram;
+import org.rouse.benchmarks.scenario.Measurement;
 import org.rouse.benchmarks.scenario.Metric;
 import org.rouse.benchmarks.scenario.Metrics;
 import org.rouse.benchmarks.scenario.ReportLayout;
@@ -150,11 +152,71 @@ class ReportWriterTest {
     @Test
     void csvHasTheSameDataMachineReadable() {
         assertEquals(
-                "variant,rounds,p50_us,cpu_per_op_us,ops,p50_us_vs_baseline\n"
-                        + "base,5,100,2.5,1000,1\n"
-                        + "fast,5,25,1.25,4000,0.25\n"
-                        + "\"slow, really\",5,250,,400,2.5\n",
+                "variant,rounds,p50_us,cpu_per_op_us,ops,p50_us_vs_baseline,p50_us_vs_baseline_lowest,"
+                        + "p50_us_vs_baseline_highest\n"
+                        + "base,5,100,2.5,1000,1,,\n"
+                        + "fast,5,25,1.25,4000,0.25,,\n"
+                        + "\"slow, really\",5,250,,400,2.5,,\n",
                 CsvReport.render(table(null)));
+    }
+
+    /** Rounds of one cycle: {@code p50} of the baseline and of the variant per cycle. */
+    private static ResultTable measuredTable(double[] baseP50, double[] variantP50) {
+        return new ResultTable(
+                "demo",
+                "A demo scenario.",
+                LAYOUT,
+                List.of(
+                        VariantSummary.of("base", "the baseline", rounds(baseP50)),
+                        VariantSummary.of("variant", "the variant", rounds(variantP50))));
+    }
+
+    private static List<Measurement> rounds(double[] p50) {
+        List<Measurement> rounds = new ArrayList<>();
+        for (double value : p50) {
+            rounds.add(Measurement.builder().put(Metrics.P50_US, value).build());
+        }
+        return rounds;
+    }
+
+    @Test
+    void aRatiosSpreadPairsEachRoundWithTheBaselinesRoundOfTheSameCycle() {
+        // cycle ratios 0.5, 2.0, 1.0: the spread is theirs, not the ratio of extremes (100 / 400 or 400 / 100)
+        ResultTable table = measuredTable(new double[] {400, 100, 200}, new double[] {200, 200, 200});
+        VariantSummary variant = table.rows().get(1);
+
+        ResultTable.PairedRange range =
+                table.pairedRange(variant, Metrics.P50_US).orElseThrow();
+
+        assertEquals(0.5, range.lowest());
+        assertEquals(2.0, range.highest());
+        assertEquals(3, range.pairs());
+        assertEquals(1.0, table.ratio(variant, Metrics.P50_US), "the ratio itself stays the ratio of the medians");
+        assertTrue(MarkdownReport.render(table, RUN).contains("| variant | 200.0 | n/a | n/a | 1.00× (0.50–2.00) |\n"));
+        assertTrue(CsvReport.render(table).contains("\nvariant,3,200,,,1,0.5,2\n"), CsvReport.render(table));
+    }
+
+    @Test
+    void cyclesWithAnUnknownOrZeroValueAreLeftOutOfTheSpread() {
+        ResultTable table = measuredTable(new double[] {100, 0, 100, 100}, new double[] {50, 80, Double.NaN, 150});
+
+        ResultTable.PairedRange range =
+                table.pairedRange(table.rows().get(1), Metrics.P50_US).orElseThrow();
+
+        assertEquals(0.5, range.lowest());
+        assertEquals(1.5, range.highest());
+        assertEquals(2, range.pairs(), "cycles 2 (baseline 0) and 3 (variant unknown) left out");
+    }
+
+    @Test
+    void theBaselineAndSummariesWithoutRoundsHaveNoSpread() {
+        ResultTable measured = measuredTable(new double[] {1, 2}, new double[] {3, 4});
+        ResultTable known = table(null);
+
+        assertTrue(measured.pairedRange(measured.rows().get(0), Metrics.P50_US).isEmpty(), "the baseline itself");
+        assertTrue(known.pairedRange(known.rows().get(1), Metrics.P50_US).isEmpty(), "no rounds kept");
+        ResultTable oneCycle = measuredTable(new double[] {1}, new double[] {2});
+        assertTrue(oneCycle.pairedRange(oneCycle.rows().get(1), Metrics.P50_US).isEmpty(), "one cycle is no spread");
     }
 
     @Test

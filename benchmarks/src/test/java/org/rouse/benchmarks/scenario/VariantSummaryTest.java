@@ -45,6 +45,19 @@ class VariantSummaryTest {
     }
 
     @Test
+    void eachRoundsValueIsKeptInRoundOrder() {
+        VariantSummary s = VariantSummary.of("v", "", List.of(round(9), round(Double.NaN), round(5)));
+
+        List<Double> values = s.roundValues(Metrics.P50_US);
+
+        assertEquals(3, values.size(), "an unmeasured round keeps its place");
+        assertEquals(9, values.get(0));
+        assertTrue(Double.isNaN(values.get(1)));
+        assertEquals(5, values.get(2));
+        assertTrue(s.roundValues(Metrics.P99_US).isEmpty(), "never measured");
+    }
+
+    @Test
     void needsAtLeastOneRound() {
         assertThrows(IllegalArgumentException.class, () -> VariantSummary.of("v", "", List.of()));
     }
