@@ -102,7 +102,7 @@ public final class Harness {
             try {
                 MachineInfo machine = MachineInfo.current(); // before the run: its load average excludes our own
                 CpuSteal.Sample stealBefore = CpuSteal.sample();
-                ScenarioResult result = new InterleavedRunner(err).run(scenario, options);
+                ScenarioResult result = new InterleavedRunner(err).run(scenario, options, arguments.rounds());
                 double steal = CpuSteal.percentSince(stealBefore);
                 ResultTable table =
                         new ResultTable(scenario.name(), scenario.description(), scenario.layout(), result.variants());

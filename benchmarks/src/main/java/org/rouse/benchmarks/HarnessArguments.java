@@ -6,14 +6,14 @@ import java.util.List;
 
 /**
  * The harness command line:
- * {@code <scenario...>|--list [--quick] [--out DIR] [--variant NAME [--rounds N]] [--in-process]}.
+ * {@code <scenario...>|--list [--quick] [--out DIR] [--rounds N] [--variant NAME] [--in-process]}.
  *
  * @param scenarios scenario names, in the order given
  * @param list print the scenarios and exit
  * @param quick run briefly
  * @param outputDirectory where reports go
  * @param variant the one variant to run alone (for a profiler; no report), or null for a side-by-side run
- * @param rounds with {@code variant}: measured rounds (0: the scenario's plan)
+ * @param rounds measured rounds per variant (0: the scenario's plan)
  * @param inProcess run in this JVM as started, instead of in a child JVM with a fixed pre-touched heap
  */
 record HarnessArguments(
@@ -31,13 +31,14 @@ record HarnessArguments(
     static final String COMMAND = "java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness";
 
     static final String USAGE = "usage: " + COMMAND
-            + " <scenario...>|--list [--quick] [--out DIR] [--variant NAME [--rounds N]] [--in-process]\n"
+            + " <scenario...>|--list [--quick] [--out DIR] [--rounds N] [--variant NAME] [--in-process]\n"
             + "  --list          print the scenarios and exit\n"
             + "  --quick         a few seconds per scenario (smoke test; do not publish these figures)\n"
             + "  --out DIR       where <scenario>.md/.csv/.png go (default " + DEFAULT_OUTPUT + ")\n"
             + "  --variant NAME  run only the variant of that name (a report row's label), printing each round's\n"
             + "                  values and writing no report: for attaching perf, strace or JFR to one variant\n"
-            + "  --rounds N      with --variant: N measured rounds (1..100000) instead of the scenario's plan\n"
+            + "  --rounds N      N measured rounds per variant (1..100000) instead of the scenario's plan: more\n"
+            + "                  rounds narrow a ratio's spread, each round takes the scenario's round length\n"
             + "  --in-process    run in this JVM as started; by default the scenarios run in a child JVM with a\n"
             + "                  fixed, pre-touched heap (-Xms" + PreTouchedJvm.HEAP + " -Xmx" + PreTouchedJvm.HEAP
             + " -XX:+AlwaysPreTouch), so no round pays for the heap growing";
@@ -94,9 +95,6 @@ record HarnessArguments(
         if (!list && scenarios.isEmpty()) {
             throw new IllegalArgumentException("name at least one scenario, or --list");
         }
-        if (rounds > 0 && variant == null) {
-            throw new IllegalArgumentException("--rounds only applies with --variant");
-        }
         return new HarnessArguments(scenarios, list, quick, out, variant, rounds, inProcess);
     }
 
@@ -117,6 +115,9 @@ record HarnessArguments(
         StringBuilder command = new StringBuilder(COMMAND).append(' ').append(scenario);
         if (quick) {
             command.append(" --quick");
+        }
+        if (rounds > 0) {
+            command.append(" --rounds ").append(rounds);
         }
         if (!outputDirectory.equals(DEFAULT_OUTPUT)) {
             command.append(" --out ").append(outputDirectory);

@@ -57,8 +57,18 @@ class HarnessArgumentsTest {
     }
 
     @Test
-    void roundsNeedAVariantAndAReasonableNumber() {
-        assertThrows(IllegalArgumentException.class, () -> HarnessArguments.parse(List.of("a", "--rounds", "3")));
+    void roundsApplyToSideBySideRunsAndAreInTheReproducingCommand() {
+        HarnessArguments args = HarnessArguments.parse(List.of("lock-facade-16", "--rounds", "30"));
+
+        assertEquals(30, args.rounds());
+        assertEquals(
+                "java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness lock-facade-16 --rounds 30",
+                args.reproduce("lock-facade-16"));
+    }
+
+    @Test
+    void roundsNeedAReasonableNumber() {
+        assertThrows(IllegalArgumentException.class, () -> HarnessArguments.parse(List.of("a", "--rounds", "-3")));
         IllegalArgumentException zero = assertThrows(
                 IllegalArgumentException.class,
                 () -> HarnessArguments.parse(List.of("a", "--variant", "v", "--rounds", "0")));

@@ -55,6 +55,23 @@ class HarnessTest {
 
     @Test
     @Timeout(60)
+    void aSideBySideRunMeasuresTheRoundsAskedAndSaysSo(@TempDir Path dir) throws Exception {
+        int status = run("wakeup-floor", "--quick", "--rounds", "3", "--out", dir.toString());
+
+        assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+        String table = Files.readString(dir.resolve("wakeup-floor.md"));
+        assertTrue(table.contains(" + 3 measured rounds of "), table);
+        assertTrue(table.contains("Harness wakeup-floor --quick --rounds 3 --out " + dir + "`"), table);
+        List<String> csvLines = Files.readAllLines(dir.resolve("wakeup-floor.csv"));
+        for (Variant variant : new WakeupFloor().variants(new Options(true, dir))) {
+            assertTrue(
+                    csvLines.stream().anyMatch(l -> l.startsWith(variant.name() + ",3,")),
+                    "3 rounds for " + variant.name() + ": " + csvLines);
+        }
+    }
+
+    @Test
+    @Timeout(60)
     void oneVariantRunsAloneForTheRoundsAskedAndWritesNoReport(@TempDir Path dir) throws Exception {
         String name = new WakeupFloor().variants(new Options(true, dir)).get(0).name();
 

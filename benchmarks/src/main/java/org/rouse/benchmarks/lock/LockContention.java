@@ -27,6 +27,9 @@ public final class LockContention implements Scenario {
 
     static final String BASELINE = "ReentrantLock, no work";
 
+    /** The rows with work between acquisitions divide by this one. */
+    static final String WORK_BASELINE = "ReentrantLock, work";
+
     /** The guards compared at the fairness timer's default bound and at its longest, with the baseline. */
     private static final int[] FAIRNESS_GUARDS = {Guard.ADAPTIVE, Guard.FAIRNESS_AT_MAX_BOUND, Guard.REENTRANT_LOCK};
 
@@ -106,7 +109,7 @@ public final class LockContention implements Scenario {
                 + " counter and a small"
                 + " HashMap update; between acquisitions either ~100 arithmetic steps of private work (\"work\") or"
                 + " nothing (\"no work\"). Throughput in acquisitions per second (ratio against non-fair"
-                + " ReentrantLock without work); CPU and voluntary/involuntary context switches per acquisition from"
+                + " ReentrantLock without work, or with work for the rows with work); CPU and voluntary/involuntary context switches per acquisition from"
                 + " `/proc/thread-self/status` over all worker threads; fairness as the min/max ratio of per-thread"
                 + " acquisitions and Jain's index; acquire-wait percentiles (p50/p99/max, µs) from one acquisition in "
                 + ContentionVariant.SAMPLE_EVERY + " per thread. Each cell is the median of the measured rounds.";
@@ -134,19 +137,20 @@ public final class LockContention implements Scenario {
     @Override
     public ReportLayout layout() {
         return new ReportLayout(
-                List.of(
-                        LockMetrics.THROUGHPUT,
-                        Metrics.CPU_PER_OP_US,
-                        LockMetrics.VOLUNTARY_PER_OP,
-                        LockMetrics.INVOLUNTARY_PER_OP,
-                        LockMetrics.MIN_MAX,
-                        LockMetrics.JAIN,
-                        Metrics.P50_US,
-                        Metrics.P99_US,
-                        Metrics.MAX_US,
-                        LockMetrics.VIOLATIONS),
-                BASELINE,
-                List.of(LockMetrics.THROUGHPUT),
-                false);
+                        List.of(
+                                LockMetrics.THROUGHPUT,
+                                Metrics.CPU_PER_OP_US,
+                                LockMetrics.VOLUNTARY_PER_OP,
+                                LockMetrics.INVOLUNTARY_PER_OP,
+                                LockMetrics.MIN_MAX,
+                                LockMetrics.JAIN,
+                                Metrics.P50_US,
+                                Metrics.P99_US,
+                                Metrics.MAX_US,
+                                LockMetrics.VIOLATIONS),
+                        BASELINE,
+                        List.of(LockMetrics.THROUGHPUT),
+                        false)
+                .withRowBaseline(", work", WORK_BASELINE);
     }
 }

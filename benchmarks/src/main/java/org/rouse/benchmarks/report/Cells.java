@@ -21,7 +21,7 @@ final class Cells {
         return Double.isNaN(value) ? UNKNOWN : fixed(value, 2) + "×";
     }
 
-    /** A ratio followed by the range of its per-cycle ratios, e.g. {@code 0.94× (0.90–0.99)}; the ratio alone without. */
+    /** A ratio followed by its spread (ResultTable.pairedRange), e.g. {@code 0.94× (0.90–0.99)}; alone without one. */
     static String ratio(double value, Optional<ResultTable.PairedRange> range) {
         if (Double.isNaN(value) || range.isEmpty()) {
             return ratio(value);

@@ -8,8 +8,8 @@ import org.rouse.benchmarks.scenario.VariantSummary;
 
 /**
  * Renders a {@link ResultTable} as CSV (RFC 4180, comma-separated, header row): {@code variant}, {@code rounds}, one
- * column per metric key, then per ratio {@code <key>_vs_baseline} and the lowest and highest of its per-cycle ratios
- * ({@code <key>_vs_baseline_lowest}, {@code <key>_vs_baseline_highest}; see {@link ResultTable#pairedRange}).
+ * column per metric key, then per ratio {@code <key>_vs_baseline} and the ends of its spread, the confidence interval
+ * of {@link ResultTable#pairedRange} ({@code <key>_vs_baseline_lowest}, {@code <key>_vs_baseline_highest}).
  * Unknown values are empty cells.
  *
  * <pre>{@code

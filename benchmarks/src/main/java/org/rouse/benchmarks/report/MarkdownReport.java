@@ -4,6 +4,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import org.rouse.benchmarks.scenario.Metric;
 import org.rouse.benchmarks.scenario.Metrics;
 import org.rouse.benchmarks.scenario.VariantSummary;
@@ -63,8 +64,10 @@ public final class MarkdownReport {
         out.append("- Method: all variants in one JVM, rounds interleaved (A B C A B C ...), ")
                 .append(run.plan().describe())
                 .append("; each cell is the median over the measured rounds of that round's value.\n");
-        out.append("- Spread: a ratio's brackets give the lowest and highest ratio of one variant's round to its"
-                + " baseline's round of the same cycle (the two run seconds apart, under the same outside load).\n");
+        out.append("- Spread: a ratio's brackets are a confidence interval of at least 95 % (below 6 rounds: the"
+                + " lowest and highest) for the median ratio of a variant's round to its baseline's round of the same"
+                + " cycle, which ran seconds apart under the same outside load; a goal inside them is not decided by"
+                + " this run.\n");
         out.append("- Baseline: `")
                 .append(table.baseline().name())
                 .append("`; \"÷ baseline\" columns divide a variant's value by the baseline's")
@@ -122,6 +125,13 @@ public final class MarkdownReport {
                         .append(base)
                         .append("`'s");
             }
+        }
+        for (Map.Entry<String, String> group : table.layout().rowBaselines().entrySet()) {
+            text.append("; rows whose name ends in \"")
+                    .append(escape(group.getKey()))
+                    .append("\" divide by `")
+                    .append(group.getValue())
+                    .append("`'s instead");
         }
         return text.toString();
     }

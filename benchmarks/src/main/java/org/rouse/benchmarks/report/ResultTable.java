@@ -1,5 +1,7 @@
 package org.rouse.benchmarks.report;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,7 +39,7 @@ public final class ResultTable {
         this.byName = this.rows.stream()
                 .collect(Collectors.toMap(VariantSummary::name, Function.identity(), (first, second) -> first));
         this.baseline = row(layout.baselineVariant());
-        layout.ratioBaselines().values().forEach(this::row);
+        layout.allBaselines().forEach(this::row);
     }
 
     private VariantSummary row(String variant) {
@@ -69,12 +71,12 @@ public final class ResultTable {
     }
 
     /**
-     * {@code row}'s value of {@code metric} divided by the baseline's (the metric's own baseline variant when the
-     * layout names one): above 1 means more than the baseline (slower,
+     * {@code row}'s value of {@code metric} divided by the baseline's (the row's group's or the metric's own baseline
+     * variant when the layout names one): above 1 means more than the baseline (slower,
      * costlier for latency and cost metrics). {@code NaN} when either value is unknown or the baseline's is zero.
      */
     public double ratio(VariantSummary row, Metric metric) {
-        double base = byName.get(layout.baselineFor(metric)).value(metric);
+        double base = byName.get(layout.baselineFor(row.name(), metric)).value(metric);
         double value = row.value(metric);
         if (Double.isNaN(base) || Double.isNaN(value) || base == 0) {
             return Double.NaN;
@@ -83,39 +85,63 @@ public final class ResultTable {
     }
 
     /**
-     * The spread of {@link #ratio}: round i of {@code row} divided by round i of the metric's baseline, the two rounds
-     * of the same interleaved cycle (so seconds apart, under the same outside load), for every cycle in which both
-     * values are known and the baseline's is not zero. Empty for the baseline row itself, for summaries without their
-     * rounds, and with fewer than two such pairs.
+     * The spread of {@link #ratio}: the ratios of round i of {@code row} to round i of the metric's baseline, the two
+     * rounds of the same interleaved cycle (so seconds apart, under the same outside load), for every cycle in which
+     * both values are known and the baseline's is not zero, give a distribution-free confidence interval for their
+     * median: the k-th lowest and k-th highest ratio, with the largest k whose coverage is at least 95 % (the sign
+     * test's interval; with 6 to 8 cycles that is the lowest and highest ratio, with 30 the 10th and 21st; below 6
+     * cycles it is the lowest and highest with less coverage, which {@link PairedRange#confidence()} gives). Empty for
+     * the baseline row itself, for summaries without their rounds, and with fewer than two such cycles.
      */
     public Optional<PairedRange> pairedRange(VariantSummary row, Metric metric) {
-        VariantSummary base = byName.get(layout.baselineFor(metric));
+        VariantSummary base = byName.get(layout.baselineFor(row.name(), metric));
         if (row == base) {
             return Optional.empty();
         }
         List<Double> values = row.roundValues(metric);
         List<Double> baseValues = base.roundValues(metric);
-        double lowest = Double.POSITIVE_INFINITY;
-        double highest = Double.NEGATIVE_INFINITY;
-        int pairs = 0;
+        List<Double> ratios = new ArrayList<>();
         for (int i = 0; i < Math.min(values.size(), baseValues.size()); i++) {
             double value = values.get(i);
             double baseValue = baseValues.get(i);
-            if (Double.isNaN(value) || Double.isNaN(baseValue) || baseValue == 0) {
-                continue;
+            if (!Double.isNaN(value) && !Double.isNaN(baseValue) && baseValue != 0) {
+                ratios.add(value / baseValue);
             }
-            double ratio = value / baseValue;
-            lowest = Math.min(lowest, ratio);
-            highest = Math.max(highest, ratio);
-            pairs++;
         }
-        return pairs < 2 ? Optional.empty() : Optional.of(new PairedRange(lowest, highest, pairs));
+        int n = ratios.size();
+        if (n < 2) {
+            return Optional.empty();
+        }
+        Collections.sort(ratios);
+        int k = 1;
+        while (k + 1 <= n / 2 && signTestCoverage(n, k + 1) >= CONFIDENCE) {
+            k++;
+        }
+        return Optional.of(new PairedRange(ratios.get(k - 1), ratios.get(n - k), n, signTestCoverage(n, k)));
+    }
+
+    /** The coverage the spread aims for. */
+    static final double CONFIDENCE = 0.95;
+
+    /**
+     * How often the k-th lowest and k-th highest of n values enclose their distribution's median: 1 - 2 P(B <= k - 1)
+     * for B binomial with n trials of probability 1/2 (summed in logarithms, so any n works).
+     */
+    static double signTestCoverage(int n, int k) {
+        double logTerm = -n * Math.log(2); // log P(B = 0)
+        double below = 0;
+        for (int i = 0; i < k; i++) {
+            below += Math.exp(logTerm);
+            logTerm += Math.log(n - i) - Math.log(i + 1); // log P(B = i + 1)
+        }
+        return 1 - 2 * below;
     }
 
     /**
-     * The lowest and highest of a variant's per-cycle ratios to its baseline.
+     * A confidence interval for the median of a variant's per-cycle ratios to its baseline.
      *
      * @param pairs how many cycles had both values
+     * @param confidence the interval's coverage (at least {@link #CONFIDENCE} from 6 cycles on)
      */
-    public record PairedRange(double lowest, double highest, int pairs) {}
+    public record PairedRange(double lowest, double highest, int pairs, double confidence) {}
 }

@@ -29,7 +29,18 @@ public final class InterleavedRunner {
 
     /** Runs {@code scenario} as planned for {@code options}. */
     public ScenarioResult run(Scenario scenario, Options options) throws Exception {
-        RoundPlan plan = scenario.plan(options);
+        return run(scenario, options, 0);
+    }
+
+    /**
+     * Runs {@code scenario} as planned for {@code options}, but with {@code measuredRounds} measured rounds per variant
+     * unless it is 0.
+     */
+    public ScenarioResult run(Scenario scenario, Options options, int measuredRounds) throws Exception {
+        RoundPlan planned = scenario.plan(options);
+        RoundPlan plan = measuredRounds > 0
+                ? new RoundPlan(planned.warmupRounds(), measuredRounds, planned.roundDuration())
+                : planned;
         List<Variant> variants = scenario.variants(options);
         checkUniqueNames(scenario, variants);
         List<Variant> opened = new ArrayList<>();
@@ -83,9 +94,7 @@ public final class InterleavedRunner {
                         "scenario " + scenario.name() + " has two variants named '" + v.name() + "'");
             }
         }
-        Set<String> baselines = new HashSet<>(scenario.layout().ratioBaselines().values());
-        baselines.add(scenario.layout().baselineVariant());
-        for (String baseline : baselines) {
+        for (String baseline : scenario.layout().allBaselines()) {
             if (!names.contains(baseline)) {
                 throw new IllegalArgumentException("scenario " + scenario.name() + " names baseline '" + baseline
                         + "' but has no such variant: " + names);

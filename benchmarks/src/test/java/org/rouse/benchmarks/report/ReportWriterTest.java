@@ -85,6 +85,33 @@ class ReportWriterTest {
     }
 
     @Test
+    void rowsOfAGroupDivideByTheirGroupsBaseline() {
+        ReportLayout layout = LAYOUT.withRowBaseline(", work", "base, work");
+        ResultTable table = new ResultTable(
+                "demo",
+                "A demo scenario.",
+                layout,
+                List.of(
+                        row("base", 100, 1, 1000, null),
+                        row("fast", 50, 1, 2000, null),
+                        row("base, work", 400, 1, 250, null),
+                        row("fast, work", 200, 1, 500, null)));
+
+        assertEquals(0.5, table.ratio(table.rows().get(1), Metrics.P50_US), "no group: the layout's baseline");
+        assertEquals(1.0, table.ratio(table.rows().get(2), Metrics.P50_US), "the group's baseline itself");
+        assertEquals(0.5, table.ratio(table.rows().get(3), Metrics.P50_US), "200 / 400, not 200 / 100");
+        String page = MarkdownReport.render(table, RUN);
+        assertTrue(page.contains("| fast, work | 200.0 | 1.00 | 500 | 0.50× |\n"), page);
+        assertTrue(page.contains("rows whose name ends in \", work\" divide by `base, work`'s instead"), page);
+        assertEquals("base, work", layout.baselineFor("fast, work", Metrics.P50_US));
+        assertEquals("base", layout.baselineFor("fast", Metrics.P50_US));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> new ResultTable("demo", "", LAYOUT.withRowBaseline(", work", "missing"), table.rows()),
+                "a group's baseline must be a row");
+    }
+
+    @Test
     void ratioAgainstAZeroBaselineIsUnknown() {
         ResultTable table =
                 new ResultTable("demo", "", LAYOUT, List.of(row("base", 0, 0, 0, null), row("other", 5, 1, 1, null)));
@@ -191,9 +218,37 @@ class ReportWriterTest {
         assertEquals(0.5, range.lowest());
         assertEquals(2.0, range.highest());
         assertEquals(3, range.pairs());
+        assertEquals(0.75, range.confidence(), 1e-12, "three cycles: lowest to highest, 1 - 2 / 8");
         assertEquals(1.0, table.ratio(variant, Metrics.P50_US), "the ratio itself stays the ratio of the medians");
         assertTrue(MarkdownReport.render(table, RUN).contains("| variant | 200.0 | n/a | n/a | 1.00× (0.50–2.00) |\n"));
         assertTrue(CsvReport.render(table).contains("\nvariant,3,200,,,1,0.5,2\n"), CsvReport.render(table));
+    }
+
+    @Test
+    void withMoreCyclesTheSpreadIsTheSignTestsIntervalForTheMedian() {
+        double[] base = new double[30];
+        double[] variant = new double[30];
+        for (int i = 0; i < 30; i++) {
+            base[i] = 100;
+            variant[i] = 100 + (i * 7 % 30); // the ratios 1.00, 1.01, ..., 1.29 in a shuffled order
+        }
+        ResultTable table = measuredTable(base, variant);
+
+        ResultTable.PairedRange range =
+                table.pairedRange(table.rows().get(1), Metrics.P50_US).orElseThrow();
+
+        assertEquals(1.09, range.lowest(), 1e-12, "the 10th lowest");
+        assertEquals(1.20, range.highest(), 1e-12, "the 10th highest");
+        assertEquals(30, range.pairs());
+        assertTrue(range.confidence() >= 0.95 && range.confidence() < 0.96, "coverage " + range.confidence());
+    }
+
+    @Test
+    void theSignTestsCoverageIsExact() {
+        assertEquals(1 - 2.0 / 64, ResultTable.signTestCoverage(6, 1), 1e-12, "6 cycles: lowest to highest");
+        assertEquals(1 - 2 * 11.0 / 1024, ResultTable.signTestCoverage(10, 2), 1e-12, "10 cycles: 2nd of each end");
+        assertTrue(ResultTable.signTestCoverage(10, 3) < 0.95, "10 cycles: the 3rd of each end covers less");
+        assertTrue(ResultTable.signTestCoverage(5000, 2400) > 0.99, "thousands of cycles: no underflow");
     }
 
     @Test
