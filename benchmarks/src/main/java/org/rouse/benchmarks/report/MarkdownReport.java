@@ -64,13 +64,14 @@ public final class MarkdownReport {
         out.append("- Method: all variants in one JVM, rounds interleaved (A B C A B C ...), ")
                 .append(run.plan().describe())
                 .append("; each cell is the median over the measured rounds of that round's value.\n");
-        out.append("- Spread: a ratio's brackets are a confidence interval of at least 95 % (below 6 rounds: the"
-                + " lowest and highest) for the median ratio of a variant's round to its baseline's round of the same"
-                + " cycle, which ran seconds apart under the same outside load; a goal inside them is not decided by"
+        out.append("- Ratios and their spread: a ratio is the median over the cycles of a variant's round divided by"
+                + " its baseline's round of the same cycle (the two ran seconds apart, under the same outside load);"
+                + " its brackets are a confidence interval of at least 95 % for that median (the sign test's; below"
+                + " 6 rounds the lowest and highest cycle ratio, covering less). A goal inside them is not decided by"
                 + " this run.\n");
         out.append("- Baseline: `")
                 .append(table.baseline().name())
-                .append("`; \"÷ baseline\" columns divide a variant's value by the baseline's")
+                .append("`; \"÷ baseline\" columns compare a variant with the baseline")
                 .append(otherBaselines(table))
                 .append(".\n\n");
 

@@ -71,11 +71,19 @@ public final class ResultTable {
     }
 
     /**
-     * {@code row}'s value of {@code metric} divided by the baseline's (the row's group's or the metric's own baseline
-     * variant when the layout names one): above 1 means more than the baseline (slower,
-     * costlier for latency and cost metrics). {@code NaN} when either value is unknown or the baseline's is zero.
+     * {@code row}'s value of {@code metric} against the baseline's (the row's group's or the metric's own baseline
+     * variant when the layout names one): above 1 means more than the baseline (slower, costlier for latency and cost
+     * metrics). When both rows kept their rounds, it is the median over the interleaved cycles of round i of
+     * {@code row} divided by round i of the baseline (the two ran seconds apart, under the same outside load, so the
+     * pairing cancels what the machine did to both); otherwise, or with fewer than two such cycles, the ratio of the
+     * two medians. {@code NaN} when either value is unknown or the baseline's is zero.
      */
     public double ratio(VariantSummary row, Metric metric) {
+        List<Double> paired = cycleRatios(row, metric);
+        if (paired.size() >= 2) {
+            int mid = paired.size() / 2;
+            return paired.size() % 2 == 1 ? paired.get(mid) : (paired.get(mid - 1) + paired.get(mid)) / 2;
+        }
         double base = byName.get(layout.baselineFor(row.name(), metric)).value(metric);
         double value = row.value(metric);
         if (Double.isNaN(base) || Double.isNaN(value) || base == 0) {
@@ -85,18 +93,33 @@ public final class ResultTable {
     }
 
     /**
-     * The spread of {@link #ratio}: the ratios of round i of {@code row} to round i of the metric's baseline, the two
-     * rounds of the same interleaved cycle (so seconds apart, under the same outside load), for every cycle in which
-     * both values are known and the baseline's is not zero, give a distribution-free confidence interval for their
-     * median: the k-th lowest and k-th highest ratio, with the largest k whose coverage is at least 95 % (the sign
-     * test's interval; with 6 to 8 cycles that is the lowest and highest ratio, with 30 the 10th and 21st; below 6
-     * cycles it is the lowest and highest with less coverage, which {@link PairedRange#confidence()} gives). Empty for
-     * the baseline row itself, for summaries without their rounds, and with fewer than two such cycles.
+     * The spread of {@link #ratio}: a distribution-free confidence interval for the median of the per-cycle ratios,
+     * the k-th lowest and k-th highest of them, with the largest k whose coverage is at least 95 % (the sign test's
+     * interval; with 6 to 8 cycles that is the lowest and highest ratio, with 30 the 10th of each end; below 6 cycles
+     * it is the lowest and highest with less coverage, which {@link PairedRange#confidence()} gives). Empty for the
+     * baseline row itself, for summaries without their rounds, and with fewer than two cycles.
      */
     public Optional<PairedRange> pairedRange(VariantSummary row, Metric metric) {
+        List<Double> ratios = cycleRatios(row, metric);
+        int n = ratios.size();
+        if (n < 2) {
+            return Optional.empty();
+        }
+        int k = 1;
+        while (k + 1 <= n / 2 && signTestCoverage(n, k + 1) >= CONFIDENCE) {
+            k++;
+        }
+        return Optional.of(new PairedRange(ratios.get(k - 1), ratios.get(n - k), n, signTestCoverage(n, k)));
+    }
+
+    /**
+     * Round i of {@code row} divided by round i of its baseline, for every cycle in which both values are known and
+     * the baseline's is not zero, in ascending order; empty for the baseline row itself.
+     */
+    private List<Double> cycleRatios(VariantSummary row, Metric metric) {
         VariantSummary base = byName.get(layout.baselineFor(row.name(), metric));
         if (row == base) {
-            return Optional.empty();
+            return List.of();
         }
         List<Double> values = row.roundValues(metric);
         List<Double> baseValues = base.roundValues(metric);
@@ -108,16 +131,8 @@ public final class ResultTable {
                 ratios.add(value / baseValue);
             }
         }
-        int n = ratios.size();
-        if (n < 2) {
-            return Optional.empty();
-        }
         Collections.sort(ratios);
-        int k = 1;
-        while (k + 1 <= n / 2 && signTestCoverage(n, k + 1) >= CONFIDENCE) {
-            k++;
-        }
-        return Optional.of(new PairedRange(ratios.get(k - 1), ratios.get(n - k), n, signTestCoverage(n, k)));
+        return ratios;
     }
 
     /** The coverage the spread aims for. */

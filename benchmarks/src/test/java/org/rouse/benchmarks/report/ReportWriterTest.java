@@ -219,9 +219,23 @@ class ReportWriterTest {
         assertEquals(2.0, range.highest());
         assertEquals(3, range.pairs());
         assertEquals(0.75, range.confidence(), 1e-12, "three cycles: lowest to highest, 1 - 2 / 8");
-        assertEquals(1.0, table.ratio(variant, Metrics.P50_US), "the ratio itself stays the ratio of the medians");
+        assertEquals(1.0, table.ratio(variant, Metrics.P50_US), "the median cycle ratio");
         assertTrue(MarkdownReport.render(table, RUN).contains("| variant | 200.0 | n/a | n/a | 1.00× (0.50–2.00) |\n"));
         assertTrue(CsvReport.render(table).contains("\nvariant,3,200,,,1,0.5,2\n"), CsvReport.render(table));
+    }
+
+    @Test
+    void withRoundsTheRatioIsTheMedianCycleRatioNotTheRatioOfMedians() {
+        // medians 2.5 and 2.5 (ratio 1); cycle ratios 4, 1.5, 0.667, 0.25: their median is (0.667 + 1.5) / 2
+        ResultTable table = measuredTable(new double[] {1, 2, 3, 4}, new double[] {4, 3, 2, 1});
+        VariantSummary variant = table.rows().get(1);
+
+        assertEquals((2.0 / 3 + 1.5) / 2, table.ratio(variant, Metrics.P50_US), 1e-12);
+        ResultTable.PairedRange range =
+                table.pairedRange(variant, Metrics.P50_US).orElseThrow();
+        assertTrue(range.lowest() <= table.ratio(variant, Metrics.P50_US), "the interval holds the ratio");
+        assertTrue(range.highest() >= table.ratio(variant, Metrics.P50_US), "the interval holds the ratio");
+        assertEquals(1.0, table.ratio(table.rows().get(0), Metrics.P50_US), "the baseline against itself");
     }
 
     @Test
