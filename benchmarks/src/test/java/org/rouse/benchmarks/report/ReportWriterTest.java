@@ -43,14 +43,15 @@ class ReportWriterTest {
     }
 
     private static ResultTable table(LatencyHistogram latency) {
-        return new ResultTable(
-                "demo",
-                "A demo scenario.",
+        return table(
                 LAYOUT,
-                List.of(
-                        row("base", 100, 2.5, 1000, latency),
-                        row("fast", 25, 1.25, 4000, null),
-                        row("slow, really", 250, Double.NaN, 400, null)));
+                row("base", 100, 2.5, 1000, latency),
+                row("fast", 25, 1.25, 4000, null),
+                row("slow, really", 250, Double.NaN, 400, null));
+    }
+
+    private static ResultTable table(ReportLayout layout, VariantSummary... rows) {
+        return new ResultTable("demo", "A demo scenario.", layout, List.of(rows));
     }
 
     @Test
@@ -87,15 +88,12 @@ class ReportWriterTest {
     @Test
     void rowsOfAGroupDivideByTheirGroupsBaseline() {
         ReportLayout layout = LAYOUT.withRowBaseline(", work", "base, work");
-        ResultTable table = new ResultTable(
-                "demo",
-                "A demo scenario.",
+        ResultTable table = table(
                 layout,
-                List.of(
-                        row("base", 100, 1, 1000, null),
-                        row("fast", 50, 1, 2000, null),
-                        row("base, work", 400, 1, 250, null),
-                        row("fast, work", 200, 1, 500, null)));
+                row("base", 100, 1, 1000, null),
+                row("fast", 50, 1, 2000, null),
+                row("base, work", 400, 1, 250, null),
+                row("fast, work", 200, 1, 500, null));
 
         assertEquals(0.5, table.ratio(table.rows().get(1), Metrics.P50_US), "no group: the layout's baseline");
         assertEquals(1.0, table.ratio(table.rows().get(2), Metrics.P50_US), "the group's baseline itself");
@@ -189,13 +187,10 @@ class ReportWriterTest {
 
     /** Rounds of one cycle: {@code p50} of the baseline and of the variant per cycle. */
     private static ResultTable measuredTable(double[] baseP50, double[] variantP50) {
-        return new ResultTable(
-                "demo",
-                "A demo scenario.",
+        return table(
                 LAYOUT,
-                List.of(
-                        VariantSummary.of("base", "the baseline", rounds(baseP50)),
-                        VariantSummary.of("variant", "the variant", rounds(variantP50))));
+                VariantSummary.of("base", "the baseline", rounds(baseP50)),
+                VariantSummary.of("variant", "the variant", rounds(variantP50)));
     }
 
     private static List<Measurement> rounds(double[] p50) {
