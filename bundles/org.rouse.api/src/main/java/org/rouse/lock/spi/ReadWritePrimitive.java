@@ -7,7 +7,10 @@ import org.osgi.annotation.versioning.ConsumerType;
  * mode); the {@code Shared} methods in shared (read) mode. The facade releases a mode only from the thread that
  * acquired it, never acquires a mode it already holds from the same thread, and never asks to upgrade except as an
  * attempt that may fail or wait (a reader calling an exclusive method, which the primitive treats like any other
- * caller's); so primitives need not track owners. {@link #isLocked()} reports a hold in either mode.
+ * caller's); so primitives need not track owners. Likewise the thread that holds the primitive exclusively may call
+ * {@link #tryLockShared()}, which must fail as it does for any caller while the primitive is held exclusively (the
+ * facade tries the primitive before it checks whether a reader is its writer). {@link #isLocked()} reports a hold in
+ * either mode.
  *
  * @since 1.2
  */

@@ -56,6 +56,32 @@ class AdaptiveReadWriteTest {
         return readers;
     }
 
+    /**
+     * The facade tries a first read on the primitive before it asks whether the reader is its writer, so the writer's
+     * own shared attempt must fail and leave the primitive exactly as it was (ReadWritePrimitive's contract).
+     */
+    @Test
+    void theWritersOwnSharedAttemptFailsAndLeavesItsHold() throws Exception {
+        AdaptiveReadWrite rw = lock(5, HOUR_NANOS);
+        rw.lock();
+
+        assertFalse(rw.tryLockShared(), "held exclusively, by the caller too");
+        assertTrue(rw.isWriteLocked(), "still held exclusively, with no reader counted in");
+        assertFalse(
+                TestThreads.onOtherThread(() -> {
+                    if (rw.tryLockShared()) {
+                        rw.unlockShared();
+                        return true;
+                    }
+                    return false;
+                }),
+                "other readers still kept out");
+        rw.unlock();
+        assertFalse(rw.isLocked(), "nothing left behind by the failed attempt");
+        assertTrue(rw.tryLockShared(), "free again");
+        rw.unlockShared();
+    }
+
     @Test
     void aWritersReleaseIsAReleaseStoreSoTheFacadeSwapperRetries() {
         assertTrue(lock(5, HOUR_NANOS).releasesByStore(), "its writers' mutex frees itself by a release store");

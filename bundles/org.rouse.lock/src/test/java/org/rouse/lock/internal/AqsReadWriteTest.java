@@ -91,6 +91,8 @@ class AqsReadWriteTest {
         assertTrue(rw.tryLock());
         assertTrue(rw.isWriteLocked());
         assertFalse(rw.tryLock(), "not reentrant: the facade keeps the hold count");
+        assertFalse(rw.tryLockShared(), "the writer's own shared attempt fails (the facade tries it first)");
+        assertTrue(rw.isWriteLocked(), "and leaves the write hold as it was");
         assertFalse(readElsewhere(), "a reader is kept out by a writer");
         assertFalse(writeElsewhere());
         rw.unlock();

@@ -47,7 +47,10 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
      * retry. The first attempt does not wait (tryLock / tryLockShared: no clock read); only when it fails is the
      * acquisition contended and timed. A reader's final unlock releases `current`: the primitive it was admitted
      * through stays `current` until then (invariant 2), so the reader records only that it holds it shared
-     * (ReadHold.sharedHeld). Reads taken by the writer are counted only (sharedHeld false): the writer's exclusive
+     * (ReadHold.sharedHeld). A first read tries the primitive before it asks whether the caller is the writer, so the
+     * common read touches no field the writer writes: the writer's own attempt fails, as any caller's does while the
+     * primitive is held exclusively (ReadWritePrimitive's contract), and only then is its read recognised by
+     * `ownerId`. Reads taken by the writer are counted only (sharedHeld false): the writer's exclusive
      * hold covers them. A final write unlock with such reads left downgrades the primitive (exclusive to shared,
      * atomic in the primitive) instead of releasing it, and the reads now hold it shared (sharedHeld true); a pending
      * swap then waits for the final read unlock.
@@ -96,23 +99,24 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
      *    drain: each admission attempt through a stale primitive releases it at once.
      * 5. Conditions (FacadeCondition) belong to the write lock; their queues are touched only by the writer.
      *
-     * First reader's record. `firstReaderHold` is the ReadHold of the first thread that read the lock (as
-     * ReentrantReadWriteLock's firstReader, but kept for good): a plain, racy reference, stored only while it is
-     * null, so readers never write a shared field once the lock has been read. A reader uses it only if its final
-     * `threadId` is the caller's, in which case the record is the caller's own (records are never shared, and thread
-     * ids are not reused: the JDK draws them from a 64-bit counter, the assumption ReentrantReadWriteLock's
-     * cachedHoldCounter makes too), whose other fields only the caller writes; final-field semantics make `threadId`
-     * visible through the racy read. Every other reader looks its record up in the ThreadLocal. A one-entry cache of
+     * First reader's record. The first thread that reads the lock claims it (as ReentrantReadWriteLock's
+     * firstReader, but for good) by a CAS of `firstReaderId` from 0 to its thread id, and then stores its ReadHold in
+     * `firstReaderHold`; only that thread ever reads `firstReaderHold`, after finding its own id in `firstReaderId`,
+     * so it sees its own store. Thread ids are not reused (the JDK draws them from a 64-bit counter, the assumption
+     * ReentrantReadWriteLock's cachedHoldCounter makes too), so no other thread finds its id there. Every other reader
+     * reads only `firstReaderId`, a field of this facade that nobody writes once it is claimed, and looks its record up
+     * in the ThreadLocal. Until 2026-12-07 the other readers compared their id with the first reader's record's
+     * `threadId`, on the cache line where the first reader counts every acquisition, so each of them missed in the
+     * cache whenever the first reader ran on the other core. A one-entry cache of
      * the last reader (ReentrantReadWriteLock's cachedHoldCounter, and this class until 2026-12-07) is not used: with
      * readers on two cores each lookup missed and stored its own record into the facade, whose fields every
      * acquisition and release reads (JMH ReadLockCosts -t 2, 3 forks: a read lock and unlock took 355 ns over
      * `adaptive` and 440 over `jdk`, 144 and 154 since, the primitives alone 57-69, ReentrantReadWriteLock 360-456
-     * ns; on one thread 13.4-14.2 ns, unchanged). Two racing first
-     * readers may both store; either record serves its own thread. The record keeps the thread's id, not the Thread,
-     * so that `readRecords` does not keep threads alive.
+     * ns; on one thread 13.4-14.2 ns, unchanged). The record keeps the thread's id, not the Thread, so that
+     * `readRecords` does not keep threads alive.
      *
-     * Costs. A read acquisition: one read of `firstReaderHold` and, for any other thread, one ThreadLocal lookup, the
-     * primitive's shared acquisition, one volatile read of `current`; its counters are plain fields of the thread's
+     * Costs. A read acquisition: one read of `firstReaderId` (and of `firstReaderHold` for the first reader) and, for
+     * any other thread, one ThreadLocal lookup, the primitive's shared acquisition, one volatile read of `current`; its counters are plain fields of the thread's
      * own ReadHold, so readers share no counter cache line. The release: the same lookup, one volatile read of
      * `current` (the held primitive), its shared release, one volatile read of `pending`. Each thread that ever reads the lock keeps its
      * ReadHold (about 48 bytes) in `readRecords` for statistics while the lock lives. Write acquisitions cost what a
@@ -122,10 +126,13 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
      */
 
     private static final VarHandle PENDING;
+    private static final VarHandle FIRST_READER_ID;
 
     static {
         try {
-            PENDING = MethodHandles.lookup().findVarHandle(ReadWriteFacade.class, "pending", ReadWritePrimitive.class);
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            PENDING = lookup.findVarHandle(ReadWriteFacade.class, "pending", ReadWritePrimitive.class);
+            FIRST_READER_ID = lookup.findVarHandle(ReadWriteFacade.class, "firstReaderId", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -186,9 +193,12 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
     /** The calling thread's read record. */
     private final ThreadLocal<ReadHold> readHolds = ThreadLocal.withInitial(this::newReadHold);
     /**
-     * The first reader's read record, or null; plain and racy, stored only while null, trusted only when its final
-     * {@code threadId} is the caller's (see the implementation notes).
+     * The id of the thread that claimed {@link #firstReaderHold}, or 0; CAS from 0 once (FIRST_READER_ID), then never
+     * written (see the implementation notes).
      */
+    @SuppressWarnings("unused") // claimed through FIRST_READER_ID
+    private volatile long firstReaderId;
+    /** The first reader's read record; written and read only by the thread whose id is {@link #firstReaderId}. */
     private ReadHold firstReaderHold;
 
     private final ReadLock readLock = new ReadLock();
@@ -196,7 +206,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
 
     /** One thread's read holds of this lock; every field is written only by that thread. */
     private static final class ReadHold {
-        /** The id of the thread these holds belong to; final, so that a racy read of firstReaderHold sees it. */
+        /** The id of the thread these holds belong to. */
         final long threadId;
         /** Reentrant read holds. */
         int count;
@@ -239,13 +249,14 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
 
     /** The calling thread's read record: the first reader's if it is the caller's, else the ThreadLocal's. */
     private ReadHold readHold() {
-        ReadHold first = firstReaderHold;
-        if (first != null && first.threadId == Thread.currentThread().getId()) {
-            return first;
+        long me = Thread.currentThread().getId();
+        long first = firstReaderId;
+        if (first == me) {
+            return firstReaderHold; // stored by this thread right after it claimed the id
         }
         ReadHold h = readHolds.get();
-        if (first == null) {
-            firstReaderHold = h; // once per lock (or a few times, racing): never a shared write after that
+        if (first == 0L && FIRST_READER_ID.compareAndSet(this, 0L, me)) {
+            firstReaderHold = h; // once per lock: never a shared write after that
         }
         return h;
     }
@@ -644,14 +655,14 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
             h.count++;
             return true;
         }
-        if (ownerId == Thread.currentThread().getId()) {
-            ownerReads = true;
-            h.sharedHeld = false;
+        if (tryReadFast(h)) { // fails for the writer itself: the primitive is held exclusively
             h.count = 1;
             h.acquisitions++;
             return true;
         }
-        if (tryReadFast(h)) {
+        if (ownerId == Thread.currentThread().getId()) {
+            ownerReads = true;
+            h.sharedHeld = false;
             h.count = 1;
             h.acquisitions++;
             return true;
