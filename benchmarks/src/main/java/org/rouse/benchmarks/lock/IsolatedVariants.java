@@ -51,21 +51,12 @@ public final class IsolatedVariants {
      * pairs put the facade's cost on the read path in the same run as the locks it is compared with.
      */
     public static Variant newReadWriteVariant(int index, int writePercent) {
-        if (index < 0 || index >= READ_WRITE_ROWS.size()) {
-            throw new IllegalArgumentException("read-write variant 0.." + (READ_WRITE_ROWS.size() - 1) + ": " + index);
+        if (index < 0 || index >= READ_WRITE_COUNT) {
+            throw new IllegalArgumentException("read-write variant 0.." + (READ_WRITE_COUNT - 1) + ": " + index);
         }
-        return new ReadMostlyVariant(
-                READ_WRITE_ROWS.get(index), ReadWriteLocks.named(ReadWriteLocks.KEYS.get(index)), writePercent);
+        String key = ReadWriteLocks.KEYS.get(index);
+        return new ReadMostlyVariant(ReadWriteLocks.rowName(key), ReadWriteLocks.named(key), writePercent);
     }
-
-    /** The report's row name for each of {@link ReadWriteLocks#KEYS}. */
-    private static final List<String> READ_WRITE_ROWS = List.of(
-            "rouse adaptive (rw)",
-            "adaptive primitive alone (rw)",
-            "rouse jdk (rw)",
-            "jdk primitive alone (rw)",
-            ReadMostly.BASELINE,
-            "StampedLock.asReadWriteLock");
 
     private static Variant isolated(String factory, Object... args) {
         IsolatedClasses loader = IsolatedClasses.of(

@@ -109,7 +109,8 @@ public final class LockContention implements Scenario {
                 + " counter and a small"
                 + " HashMap update; between acquisitions either ~100 arithmetic steps of private work (\"work\") or"
                 + " nothing (\"no work\"). Throughput in acquisitions per second (ratio against non-fair"
-                + " ReentrantLock without work, or with work for the rows with work); CPU and voluntary/involuntary context switches per acquisition from"
+                + " ReentrantLock without work, or with work for the rows with work); CPU and voluntary/involuntary"
+                + " context switches per acquisition from"
                 + " `/proc/thread-self/status` over all worker threads; fairness as the min/max ratio of per-thread"
                 + " acquisitions and Jain's index; acquire-wait percentiles (p50/p99/max, µs) from one acquisition in "
                 + ContentionVariant.SAMPLE_EVERY + " per thread. Each cell is the median of the measured rounds.";

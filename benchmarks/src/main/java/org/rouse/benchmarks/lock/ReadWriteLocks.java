@@ -39,6 +39,19 @@ public final class ReadWriteLocks {
         };
     }
 
+    /** The harness's row name for the lock of {@code key} (one of {@link #KEYS}). */
+    static String rowName(String key) {
+        return switch (key) {
+            case "rouse-adaptive" -> "rouse adaptive (rw)";
+            case "adaptive-alone" -> "adaptive primitive alone (rw)";
+            case "rouse-jdk" -> "rouse jdk (rw)";
+            case "jdk-alone" -> "jdk primitive alone (rw)";
+            case "rrwl" -> ReadMostly.BASELINE;
+            case "stamped" -> "StampedLock.asReadWriteLock";
+            default -> throw new IllegalArgumentException("read-write lock " + KEYS + ": " + key);
+        };
+    }
+
     /** A Rouse read-write lock of {@code strategy}, made through the real front over the real engine. */
     static ReadWriteLock throughFront(String strategy) {
         LockFrontCore core = new LockFrontCore();

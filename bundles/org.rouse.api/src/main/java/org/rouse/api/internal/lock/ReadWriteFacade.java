@@ -105,21 +105,20 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
      * so it sees its own store. Thread ids are not reused (the JDK draws them from a 64-bit counter, the assumption
      * ReentrantReadWriteLock's cachedHoldCounter makes too), so no other thread finds its id there. Every other reader
      * reads only `firstReaderId`, a field of this facade that nobody writes once it is claimed, and looks its record up
-     * in the ThreadLocal. Until 2026-12-07 the other readers compared their id with the first reader's record's
-     * `threadId`, on the cache line where the first reader counts every acquisition, so each of them missed in the
-     * cache whenever the first reader ran on the other core. A one-entry cache of
-     * the last reader (ReentrantReadWriteLock's cachedHoldCounter, and this class until 2026-12-07) is not used: with
-     * readers on two cores each lookup missed and stored its own record into the facade, whose fields every
-     * acquisition and release reads (JMH ReadLockCosts -t 2, 3 forks: a read lock and unlock took 355 ns over
-     * `adaptive` and 440 over `jdk`, 144 and 154 since, the primitives alone 57-69, ReentrantReadWriteLock 360-456
-     * ns; on one thread 13.4-14.2 ns, unchanged). The record keeps the thread's id, not the Thread, so that
-     * `readRecords` does not keep threads alive.
+     * in the ThreadLocal. Comparing with the first reader's record's own id instead would read the cache line where
+     * the first reader counts every acquisition, a miss for every other reader whenever the first reader runs on the
+     * other core. A one-entry cache of the last reader (ReentrantReadWriteLock's cachedHoldCounter) is not used: with
+     * readers on two cores each lookup misses and stores its own record into the facade, whose fields every
+     * acquisition and release reads (JMH ReadLockCosts -t 2: a read lock and unlock over such a cache took 2.5-3x the
+     * time it takes without; docs/performance.md, "Read-write locks: the first reader's record"). The record keeps
+     * the thread's id, not the Thread, so that `readRecords` does not keep threads alive.
      *
      * Costs. A read acquisition: one read of `firstReaderId` (and of `firstReaderHold` for the first reader) and, for
-     * any other thread, one ThreadLocal lookup, the primitive's shared acquisition, one volatile read of `current`; its counters are plain fields of the thread's
-     * own ReadHold, so readers share no counter cache line. The release: the same lookup, one volatile read of
-     * `current` (the held primitive), its shared release, one volatile read of `pending`. Each thread that ever reads the lock keeps its
-     * ReadHold (about 48 bytes) in `readRecords` for statistics while the lock lives. Write acquisitions cost what a
+     * any other thread, one ThreadLocal lookup, the primitive's shared acquisition, one volatile read of `current`;
+     * its counters are plain fields of the thread's own ReadHold, so readers share no counter cache line. The release:
+     * the same lookup, one volatile read of `current` (the held primitive), its shared release, one volatile read of
+     * `pending`. Each thread that ever reads the lock keeps its ReadHold (about 48 bytes) in `readRecords` for
+     * statistics while the lock lives. Write acquisitions cost what a
      * LockFacade acquisition costs. Sampled waits (one contended acquisition in WAIT_SAMPLE_EVERY per mode and
      * thread) and write hold times (one in HOLD_SAMPLE_EVERY, on contended locks) go into the histograms under the
      * `samples` monitor, never on the common path.
