@@ -22,11 +22,12 @@ import org.rouse.benchmarks.scenario.SingleVariantRunner;
  * The side-by-side comparison harness: runs scenarios (Rouse variants and baselines interleaved in one JVM) and
  * writes a Markdown table, a CSV file and, where useful, a chart per scenario. The JVM is a child with a fixed,
  * pre-touched heap ({@link PreTouchedJvm}) unless {@code --in-process} is given or this JVM was started with
- * {@code -XX:+AlwaysPreTouch}.
+ * {@code -XX:+AlwaysPreTouch}; with {@code --forks N}, N such children one after another ({@link ForkedRuns}).
  *
  * <pre>{@code
  * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness --list
  * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness wakeup-floor [--quick] [--out DIR]
+ * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness lock-facade-16 --forks 8  # 8 fresh JVMs
  * java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness lock-contention \
  *     --variant "rouse adaptive, no work" --rounds 20     # one variant alone, e.g. under perf or strace
  * }</pre>
@@ -51,7 +52,7 @@ public final class Harness {
     private static boolean runsInChild(List<String> args) {
         try {
             HarnessArguments arguments = HarnessArguments.parse(args);
-            return !arguments.list() && !arguments.inProcess() && !PreTouchedJvm.isCurrent();
+            return !arguments.list() && !arguments.inProcess() && arguments.forks() == 1 && !PreTouchedJvm.isCurrent();
         } catch (IllegalArgumentException e) {
             return false;
         }
@@ -97,6 +98,9 @@ public final class Harness {
         Options options = new Options(arguments.quick(), arguments.outputDirectory());
         if (arguments.variant() != null) {
             return runAlone(scenarios, arguments, options, out, err);
+        }
+        if (arguments.forks() > 1) {
+            return ForkedRuns.run(scenarios, arguments, out, err);
         }
         for (Scenario scenario : scenarios) {
             try {

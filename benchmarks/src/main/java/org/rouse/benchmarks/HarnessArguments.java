@@ -6,7 +6,7 @@ import java.util.List;
 
 /**
  * The harness command line:
- * {@code <scenario...>|--list [--quick] [--out DIR] [--rounds N] [--variant NAME] [--in-process]}.
+ * {@code <scenario...>|--list [--quick] [--out DIR] [--rounds N] [--forks N] [--variant NAME] [--in-process]}.
  *
  * @param scenarios scenario names, in the order given
  * @param list print the scenarios and exit
@@ -14,6 +14,7 @@ import java.util.List;
  * @param outputDirectory where reports go
  * @param variant the one variant to run alone (for a profiler; no report), or null for a side-by-side run
  * @param rounds measured rounds per variant (0: the scenario's plan)
+ * @param forks how many fresh JVMs run the side-by-side run one after another (1: one run, no fork summary)
  * @param inProcess run in this JVM as started, instead of in a child JVM with a fixed pre-touched heap
  */
 record HarnessArguments(
@@ -23,6 +24,7 @@ record HarnessArguments(
         Path outputDirectory,
         String variant,
         int rounds,
+        int forks,
         boolean inProcess) {
 
     /** Where reports go unless {@code --out} says otherwise (relative to the project root). */
@@ -31,7 +33,8 @@ record HarnessArguments(
     static final String COMMAND = "java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness";
 
     static final String USAGE = "usage: " + COMMAND
-            + " <scenario...>|--list [--quick] [--out DIR] [--rounds N] [--variant NAME] [--in-process]\n"
+            + " <scenario...>|--list [--quick] [--out DIR] [--rounds N] [--forks N] [--variant NAME]"
+            + " [--in-process]\n"
             + "  --list          print the scenarios and exit\n"
             + "  --quick         a few seconds per scenario (smoke test; do not publish these figures)\n"
             + "  --out DIR       where <scenario>.md/.csv/.png go (default " + DEFAULT_OUTPUT + ")\n"
@@ -39,6 +42,9 @@ record HarnessArguments(
             + "                  values and writing no report: for attaching perf, strace or JFR to one variant\n"
             + "  --rounds N      N measured rounds per variant (1..100000) instead of the scenario's plan: more\n"
             + "                  rounds narrow a ratio's spread, each round takes the scenario's round length\n"
+            + "  --forks N       repeat the run in N fresh JVMs one after another (2..100): each writes its report\n"
+            + "                  to DIR/fork-<n>/, and DIR/<scenario>-forks.md/.csv give each ratio's median over\n"
+            + "                  the JVMs with an interval that covers what changes from one JVM to the next\n"
             + "  --in-process    run in this JVM as started; by default the scenarios run in a child JVM with a\n"
             + "                  fixed, pre-touched heap (-Xms" + PreTouchedJvm.HEAP + " -Xmx" + PreTouchedJvm.HEAP
             + " -XX:+AlwaysPreTouch), so no round pays for the heap growing";
@@ -59,6 +65,7 @@ record HarnessArguments(
         Path out = DEFAULT_OUTPUT;
         String variant = null;
         int rounds = 0;
+        int forks = 1;
         boolean inProcess = false;
         for (int i = 0; i < args.size(); i++) {
             String arg = args.get(i);
@@ -84,6 +91,12 @@ record HarnessArguments(
                     }
                     rounds = roundsOf(args.get(++i));
                 }
+                case "--forks" -> {
+                    if (i + 1 >= args.size()) {
+                        throw new IllegalArgumentException("--forks needs a number of JVMs");
+                    }
+                    forks = forksOf(args.get(++i));
+                }
                 default -> {
                     if (arg.startsWith("-")) {
                         throw new IllegalArgumentException("unknown option " + arg);
@@ -95,7 +108,43 @@ record HarnessArguments(
         if (!list && scenarios.isEmpty()) {
             throw new IllegalArgumentException("name at least one scenario, or --list");
         }
-        return new HarnessArguments(scenarios, list, quick, out, variant, rounds, inProcess);
+        if (forks > 1 && (variant != null || inProcess)) {
+            throw new IllegalArgumentException("--forks runs side-by-side runs in fresh JVMs: not with "
+                    + (variant != null ? "--variant" : "--in-process"));
+        }
+        return new HarnessArguments(scenarios, list, quick, out, variant, rounds, forks, inProcess);
+    }
+
+    private static int forksOf(String value) {
+        try {
+            int forks = Integer.parseInt(value);
+            if (forks >= 2 && forks <= 100) {
+                return forks;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("--forks must be a whole number in 2..100: " + value);
+    }
+
+    /** The command line of fork {@code n} (from 1): the same run, without forks, reporting to DIR/fork-n. */
+    List<String> forkArguments(int n) {
+        List<String> args = new ArrayList<>(scenarios);
+        if (quick) {
+            args.add("--quick");
+        }
+        if (rounds > 0) {
+            args.add("--rounds");
+            args.add(Integer.toString(rounds));
+        }
+        args.add("--out");
+        args.add(forkDirectory(n).toString());
+        return args;
+    }
+
+    /** Where fork {@code n} (from 1) writes its reports. */
+    Path forkDirectory(int n) {
+        return outputDirectory.resolve("fork-" + n);
     }
 
     private static int roundsOf(String value) {
@@ -118,6 +167,9 @@ record HarnessArguments(
         }
         if (rounds > 0) {
             command.append(" --rounds ").append(rounds);
+        }
+        if (forks > 1) {
+            command.append(" --forks ").append(forks);
         }
         if (!outputDirectory.equals(DEFAULT_OUTPUT)) {
             command.append(" --out ").append(outputDirectory);

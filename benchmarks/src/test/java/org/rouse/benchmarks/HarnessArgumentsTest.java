@@ -78,4 +78,39 @@ class HarnessArgumentsTest {
                 () -> HarnessArguments.parse(List.of("a", "--variant", "v", "--rounds", "many")));
         assertThrows(IllegalArgumentException.class, () -> HarnessArguments.parse(List.of("a", "--variant")));
     }
+
+    @Test
+    void forksRepeatTheRunInFreshJvmsEachReportingToItsOwnFolder() {
+        HarnessArguments args =
+                HarnessArguments.parse(List.of("lock-facade-16", "--rounds", "12", "--forks", "8", "--out", "/tmp/f"));
+
+        assertEquals(8, args.forks());
+        assertEquals(
+                "java -cp benchmarks/target/benchmarks.jar org.rouse.benchmarks.Harness lock-facade-16 --rounds 12"
+                        + " --forks 8 --out /tmp/f",
+                args.reproduce("lock-facade-16"));
+        assertEquals(
+                List.of("lock-facade-16", "--rounds", "12", "--out", "/tmp/f/fork-3"),
+                args.forkArguments(3),
+                "a fork runs the same run once, without forking again");
+        assertEquals(1, HarnessArguments.parse(List.of("a")).forks(), "one run unless asked");
+    }
+
+    @Test
+    void forksNeedAReasonableNumberAndASideBySideRun() {
+        for (String forks : List.of("1", "0", "101", "some")) {
+            IllegalArgumentException e = assertThrows(
+                    IllegalArgumentException.class, () -> HarnessArguments.parse(List.of("a", "--forks", forks)));
+            assertTrue(e.getMessage().contains("2..100") && e.getMessage().contains(forks), e.getMessage());
+        }
+        assertThrows(IllegalArgumentException.class, () -> HarnessArguments.parse(List.of("a", "--forks")));
+        IllegalArgumentException alone = assertThrows(
+                IllegalArgumentException.class,
+                () -> HarnessArguments.parse(List.of("a", "--forks", "3", "--variant", "v")));
+        assertTrue(alone.getMessage().contains("--variant"), alone.getMessage());
+        IllegalArgumentException here = assertThrows(
+                IllegalArgumentException.class,
+                () -> HarnessArguments.parse(List.of("a", "--in-process", "--forks", "3")));
+        assertTrue(here.getMessage().contains("--in-process"), here.getMessage());
+    }
 }

@@ -71,6 +71,29 @@ class HarnessTest {
     }
 
     @Test
+    @Timeout(300)
+    void forksRunInFreshJvmsAndTheSummaryHasEachForksRatio(@TempDir Path dir) throws Exception {
+        int status = run("wakeup-floor", "--quick", "--rounds", "2", "--forks", "2", "--out", dir.toString());
+
+        assertEquals(0, status, err.toString(StandardCharsets.UTF_8));
+        for (int fork = 1; fork <= 2; fork++) {
+            String report = Files.readString(dir.resolve("fork-" + fork).resolve("wakeup-floor.md"));
+            assertTrue(report.contains("heap 2048 MiB, pre-touched"), "fork " + fork + " ran in a child: " + report);
+        }
+        String summary = Files.readString(dir.resolve("wakeup-floor-forks.md"));
+        assertTrue(summary.startsWith("# wakeup-floor in 2 JVMs\n"), summary);
+        assertTrue(summary.contains("Harness wakeup-floor --quick --rounds 2 --forks 2 --out " + dir + "`"), summary);
+        List<String> csv = Files.readAllLines(dir.resolve("wakeup-floor-forks.csv"));
+        List<Variant> variants = new WakeupFloor().variants(new Options(true, dir));
+        assertEquals(variants.size() + 1, csv.size(), "header + one line per variant: " + csv);
+        assertTrue(csv.get(0).contains("_vs_baseline_fork2"), csv.get(0));
+        for (Variant variant : variants) {
+            assertTrue(
+                    summary.contains("\n| " + variant.name() + " | "), "a row for " + variant.name() + ":\n" + summary);
+        }
+    }
+
+    @Test
     @Timeout(60)
     void oneVariantRunsAloneForTheRoundsAskedAndWritesNoReport(@TempDir Path dir) throws Exception {
         String name = new WakeupFloor().variants(new Options(true, dir)).get(0).name();

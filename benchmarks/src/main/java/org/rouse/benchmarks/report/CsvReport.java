@@ -51,7 +51,7 @@ public final class CsvReport {
         return out.toString();
     }
 
-    private static String quote(String cell) {
+    static String quote(String cell) {
         if (cell.contains(",") || cell.contains("\"") || cell.contains("\n")) {
             return '"' + cell.replace("\"", "\"\"") + '"';
         }

@@ -81,8 +81,7 @@ public final class ResultTable {
     public double ratio(VariantSummary row, Metric metric) {
         List<Double> paired = cycleRatios(row, metric);
         if (paired.size() >= 2) {
-            int mid = paired.size() / 2;
-            return paired.size() % 2 == 1 ? paired.get(mid) : (paired.get(mid - 1) + paired.get(mid)) / 2;
+            return medianOfSorted(paired);
         }
         double base = byName.get(layout.baselineFor(row.name(), metric)).value(metric);
         double value = row.value(metric);
@@ -100,8 +99,25 @@ public final class ResultTable {
      * baseline row itself, for summaries without their rounds, and with fewer than two cycles.
      */
     public Optional<PairedRange> pairedRange(VariantSummary row, Metric metric) {
-        List<Double> ratios = cycleRatios(row, metric);
-        int n = ratios.size();
+        return medianInterval(cycleRatios(row, metric));
+    }
+
+    /** The median of values sorted in ascending order; {@code NaN} when there are none. */
+    public static double medianOfSorted(List<Double> sorted) {
+        int n = sorted.size();
+        if (n == 0) {
+            return Double.NaN;
+        }
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    }
+
+    /**
+     * The sign test's confidence interval for the median of independent values sorted in ascending order: the k-th
+     * lowest and k-th highest, with the largest k whose coverage is at least 95 % (below 6 values the lowest and
+     * highest, covering less). Empty with fewer than two values.
+     */
+    public static Optional<PairedRange> medianInterval(List<Double> sorted) {
+        int n = sorted.size();
         if (n < 2) {
             return Optional.empty();
         }
@@ -109,7 +125,7 @@ public final class ResultTable {
         while (k + 1 <= n / 2 && signTestCoverage(n, k + 1) >= CONFIDENCE) {
             k++;
         }
-        return Optional.of(new PairedRange(ratios.get(k - 1), ratios.get(n - k), n, signTestCoverage(n, k)));
+        return Optional.of(new PairedRange(sorted.get(k - 1), sorted.get(n - k), n, signTestCoverage(n, k)));
     }
 
     /**
@@ -153,9 +169,10 @@ public final class ResultTable {
     }
 
     /**
-     * A confidence interval for the median of a variant's per-cycle ratios to its baseline.
+     * A confidence interval for the median of a variant's per-cycle ratios to its baseline (or of per-JVM ratios,
+     * {@link ForkTable}).
      *
-     * @param pairs how many cycles had both values
+     * @param pairs how many values it was drawn from (cycles that had both values, or JVMs)
      * @param confidence the interval's coverage (at least {@link #CONFIDENCE} from 6 cycles on)
      */
     public record PairedRange(double lowest, double highest, int pairs, double confidence) {}
