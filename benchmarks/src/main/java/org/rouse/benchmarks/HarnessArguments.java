@@ -115,16 +115,24 @@ record HarnessArguments(
         return new HarnessArguments(scenarios, list, quick, out, variant, rounds, forks, inProcess);
     }
 
+    private static int roundsOf(String value) {
+        return wholeNumber("--rounds", value, 1, 100_000);
+    }
+
     private static int forksOf(String value) {
+        return wholeNumber("--forks", value, 2, 100);
+    }
+
+    private static int wholeNumber(String option, String value, int min, int max) {
         try {
-            int forks = Integer.parseInt(value);
-            if (forks >= 2 && forks <= 100) {
-                return forks;
+            int n = Integer.parseInt(value);
+            if (n >= min && n <= max) {
+                return n;
             }
         } catch (NumberFormatException e) {
             // reported below
         }
-        throw new IllegalArgumentException("--forks must be a whole number in 2..100: " + value);
+        throw new IllegalArgumentException(option + " must be a whole number in " + min + ".." + max + ": " + value);
     }
 
     /** The command line of fork {@code n} (from 1): the same run, without forks, reporting to DIR/fork-n. */
@@ -145,18 +153,6 @@ record HarnessArguments(
     /** Where fork {@code n} (from 1) writes its reports. */
     Path forkDirectory(int n) {
         return outputDirectory.resolve("fork-" + n);
-    }
-
-    private static int roundsOf(String value) {
-        try {
-            int rounds = Integer.parseInt(value);
-            if (rounds >= 1 && rounds <= 100_000) {
-                return rounds;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("--rounds must be a whole number in 1..100000: " + value);
     }
 
     /** The command line that reproduces one scenario's report with these options. */
