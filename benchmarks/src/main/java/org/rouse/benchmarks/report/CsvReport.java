@@ -57,4 +57,51 @@ public final class CsvReport {
         }
         return cell;
     }
+
+    /**
+     * Reads back a text {@link #render} wrote (one that holds no line breaks inside a cell): its rows, header first,
+     * each cell unquoted.
+     *
+     * @throws IllegalArgumentException if the text has no row
+     */
+    static List<List<String>> parse(String csv) {
+        List<List<String>> rows = new ArrayList<>();
+        for (String line : csv.split("\n")) {
+            if (!line.isEmpty()) {
+                rows.add(cells(line));
+            }
+        }
+        if (rows.isEmpty()) {
+            throw new IllegalArgumentException("an empty CSV report");
+        }
+        return rows;
+    }
+
+    private static List<String> cells(String line) {
+        List<String> cells = new ArrayList<>();
+        StringBuilder cell = new StringBuilder();
+        boolean quoted = false;
+        for (int i = 0; i < line.length(); i++) {
+            char c = line.charAt(i);
+            if (quoted) {
+                if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
+                    cell.append('"');
+                    i++;
+                } else if (c == '"') {
+                    quoted = false;
+                } else {
+                    cell.append(c);
+                }
+            } else if (c == '"') {
+                quoted = true;
+            } else if (c == ',') {
+                cells.add(cell.toString());
+                cell.setLength(0);
+            } else {
+                cell.append(c);
+            }
+        }
+        cells.add(cell.toString());
+        return cells;
+    }
 }

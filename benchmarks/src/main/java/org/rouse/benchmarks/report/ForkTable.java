@@ -74,7 +74,7 @@ public final class ForkTable {
         List<String> variants = null;
         Map<String, Map<String, List<Double>>> ratios = new LinkedHashMap<>();
         for (int fork = 0; fork < forkCsvs.size(); fork++) {
-            List<List<String>> lines = lines(forkCsvs.get(fork));
+            List<List<String>> lines = CsvReport.parse(forkCsvs.get(fork));
             List<String> header = lines.get(0);
             List<String> forkVariants = new ArrayList<>();
             for (List<String> row : lines.subList(1, lines.size())) {
@@ -101,48 +101,6 @@ public final class ForkTable {
             }
         }
         return new ForkTable(name, ratioColumns, variants, forkCsvs.size(), ratios);
-    }
-
-    /** The rows of an RFC 4180 CSV text whose cells hold no line breaks (as CsvReport writes it). */
-    private static List<List<String>> lines(String csv) {
-        List<List<String>> rows = new ArrayList<>();
-        for (String line : csv.split("\n")) {
-            if (!line.isEmpty()) {
-                rows.add(cells(line));
-            }
-        }
-        if (rows.isEmpty()) {
-            throw new IllegalArgumentException("an empty CSV report");
-        }
-        return rows;
-    }
-
-    private static List<String> cells(String line) {
-        List<String> cells = new ArrayList<>();
-        StringBuilder cell = new StringBuilder();
-        boolean quoted = false;
-        for (int i = 0; i < line.length(); i++) {
-            char c = line.charAt(i);
-            if (quoted) {
-                if (c == '"' && i + 1 < line.length() && line.charAt(i + 1) == '"') {
-                    cell.append('"');
-                    i++;
-                } else if (c == '"') {
-                    quoted = false;
-                } else {
-                    cell.append(c);
-                }
-            } else if (c == '"') {
-                quoted = true;
-            } else if (c == ',') {
-                cells.add(cell.toString());
-                cell.setLength(0);
-            } else {
-                cell.append(c);
-            }
-        }
-        cells.add(cell.toString());
-        return cells;
     }
 
     public String name() {
