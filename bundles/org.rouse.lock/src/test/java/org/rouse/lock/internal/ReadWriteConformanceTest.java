@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -375,7 +376,7 @@ class ReadWriteConformanceTest {
     void readHoldsStayPerThreadAfterTheFirstReaderHasEnded(Subject subject) throws Exception {
         ReadWriteLock lock = subject.create().lock();
         Thread first = new Thread(() -> {
-            lock.readLock().lock(); // the facade keeps this thread's record as its first reader's for good
+            lock.readLock().lock(); // the facade keeps this thread's record in its slot for good
             lock.readLock().unlock();
         });
         first.start();
@@ -403,6 +404,57 @@ class ReadWriteConformanceTest {
         }
         assertEquals(0, readHolds(lock), "the main thread holds no read");
         assertTrue(lock.writeLock().tryLock(), "nothing is left held");
+        lock.writeLock().unlock();
+    }
+
+    /**
+     * 33 readers hold the lock at once, so at least two of them have thread ids with the same low five bits: the
+     * facade keeps 32 slots of read records by thread id, and a reader whose slot another thread has claimed must still
+     * count its own holds, not that thread's.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("subjects")
+    void readHoldsStayPerThreadWithMoreReadersThanSlots(Subject subject) throws Exception {
+        ReadWriteLock lock = subject.create().lock();
+        int readers = 33;
+        CountDownLatch allHoldTwo = new CountDownLatch(readers);
+        CountDownLatch checked = new CountDownLatch(1);
+        ConcurrentLinkedQueue<Throwable> failures = new ConcurrentLinkedQueue<>();
+        List<Thread> threads = new ArrayList<>();
+        for (int i = 0; i < readers; i++) {
+            Thread reader = new Thread(() -> {
+                try {
+                    lock.readLock().lock();
+                    lock.readLock().lock();
+                    allHoldTwo.countDown();
+                    assertTrue(checked.await(30, TimeUnit.SECONDS));
+                    assertEquals(2, readHolds(lock));
+                    lock.readLock().unlock();
+                    assertEquals(1, readHolds(lock));
+                    lock.readLock().unlock();
+                    assertEquals(0, readHolds(lock));
+                    assertThrows(
+                            IllegalMonitorStateException.class,
+                            () -> lock.readLock().unlock());
+                } catch (Throwable e) {
+                    failures.add(e);
+                    allHoldTwo.countDown();
+                }
+            });
+            threads.add(reader);
+            reader.start();
+        }
+        assertTrue(allHoldTwo.await(30, TimeUnit.SECONDS));
+        assertFalse(lock.writeLock().tryLock(), "33 readers hold the lock");
+        assertEquals(0, readHolds(lock), "the main thread holds no read");
+        checked.countDown();
+        for (Thread reader : threads) {
+            reader.join(30_000);
+        }
+        if (!failures.isEmpty()) {
+            throw new AssertionError(failures.size() + " readers failed", failures.peek());
+        }
+        assertTrue(lock.writeLock().tryLock(), "every reader has left");
         lock.writeLock().unlock();
     }
 

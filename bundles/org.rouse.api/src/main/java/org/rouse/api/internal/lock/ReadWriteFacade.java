@@ -99,39 +99,47 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
      *    drain: each admission attempt through a stale primitive releases it at once.
      * 5. Conditions (FacadeCondition) belong to the write lock; their queues are touched only by the writer.
      *
-     * First reader's record. The first thread that reads the lock claims it (as ReentrantReadWriteLock's
-     * firstReader, but for good) by a CAS of `firstReaderId` from 0 to its thread id, and then stores its ReadHold in
-     * `firstReaderHold`; only that thread ever reads `firstReaderHold`, after finding its own id in `firstReaderId`,
-     * so it sees its own store. Thread ids are not reused (the JDK draws them from a 64-bit counter, the assumption
-     * ReentrantReadWriteLock's cachedHoldCounter makes too), so no other thread finds its id there. Every other reader
-     * reads only `firstReaderId`, a field of this facade that nobody writes once it is claimed, and looks its record up
-     * in the ThreadLocal. Comparing with the first reader's record's own id instead would read the cache line where
-     * the first reader counts every acquisition, a miss for every other reader whenever the first reader runs on the
-     * other core. A one-entry cache of the last reader (ReentrantReadWriteLock's cachedHoldCounter) is not used: with
-     * readers on two cores each lookup misses and stores its own record into the facade, whose fields every
-     * acquisition and release reads (JMH ReadLockCosts -t 2: a read lock and unlock over such a cache took 2.5-3x the
-     * time it takes without; docs/performance.md, "Read-write locks: the first reader's record"). The record keeps
-     * the thread's id, not the Thread, so that `readRecords` does not keep threads alive.
+     * Read records by thread id. Every reader's record is its ThreadLocal's value; `readSlots` caches records by the
+     * low bits of their thread's id so that a reader finds its own without the ThreadLocal. A reader whose slot is
+     * free claims it by a CAS from null; nobody writes a slot after that, so the array is read-only once its slots
+     * are taken and every reader's lookup is one read of a slot and one of the record's final `threadId`. The slot is
+     * read racily: a record reached through it is fully seen (its only field read by other threads is final), a stale
+     * null sends the reader to the ThreadLocal, and it uses the record only if the id is its own. Thread ids are not
+     * reused (the JDK draws them from a 64-bit counter, the assumption ReentrantReadWriteLock's cachedHoldCounter
+     * makes too), so a slot never answers for another thread. A reader whose slot another thread holds (a 33rd
+     * concurrent reader, or ids that share their low bits; a pool that replaces its threads fills the slots with
+     * records of ended threads) uses the ThreadLocal on every acquisition and release, as every reader but the first
+     * did before the slots. Why a slot is never overwritten: a reader that stored its record on a miss (as
+     * ReentrantReadWriteLock's cachedHoldCounter, a one-entry cache of the last reader) would, with readers on two
+     * cores, store into a line every other reader reads (JMH ReadLockCosts -t 2: a read lock and unlock over such a
+     * cache took 2.5-3x the time it takes without; docs/performance.md, "Read-write locks: the first reader's
+     * record"). The slots replaced a single first reader's record: read-mostly at 16 threads, the other 15 readers'
+     * two ThreadLocal lookups per read cost the facade about a tenth of its throughput (docs/performance.md,
+     * "Read-write locks: a record slot per reader"). The record keeps the thread's id, not the Thread, so that
+     * neither `readRecords` nor a slot keeps a thread alive.
      *
-     * Costs. A read acquisition: one read of `firstReaderId` (and of `firstReaderHold` for the first reader) and, for
-     * any other thread, one ThreadLocal lookup, the primitive's shared acquisition, one volatile read of `current`;
+     * Costs. A read acquisition: one read of the caller's slot and of its record's id (a ThreadLocal lookup when the
+     * slot is another thread's), the primitive's shared acquisition, one volatile read of `current`;
      * its counters are plain fields of the thread's own ReadHold, so readers share no counter cache line. The release:
      * the same lookup, one volatile read of `current` (the held primitive), its shared release, one volatile read of
      * `pending`. Each thread that ever reads the lock keeps its ReadHold (about 48 bytes) in `readRecords` for
-     * statistics while the lock lives. Write acquisitions cost what a
+     * statistics while the lock lives; the slots cost 32 references per lock. Write acquisitions cost what a
      * LockFacade acquisition costs. Sampled waits (one contended acquisition in WAIT_SAMPLE_EVERY per mode and
      * thread) and write hold times (one in HOLD_SAMPLE_EVERY, on contended locks) go into the histograms under the
      * `samples` monitor, never on the common path.
      */
 
     private static final VarHandle PENDING;
-    private static final VarHandle FIRST_READER_ID;
+    private static final VarHandle READ_SLOTS = MethodHandles.arrayElementVarHandle(ReadHold[].class);
+    /** Slots of {@code readSlots}: readers with distinct low id bits each find their record in one. */
+    private static final int READ_SLOT_COUNT = 32;
+
+    private static final int READ_SLOT_MASK = READ_SLOT_COUNT - 1;
 
     static {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             PENDING = lookup.findVarHandle(ReadWriteFacade.class, "pending", ReadWritePrimitive.class);
-            FIRST_READER_ID = lookup.findVarHandle(ReadWriteFacade.class, "firstReaderId", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -192,13 +200,10 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
     /** The calling thread's read record. */
     private final ThreadLocal<ReadHold> readHolds = ThreadLocal.withInitial(this::newReadHold);
     /**
-     * The id of the thread that claimed {@link #firstReaderHold}, or 0; CAS from 0 once (FIRST_READER_ID), then never
-     * written (see the implementation notes).
+     * Read records by thread id: slot {@code id & READ_SLOT_MASK} caches the record of the first thread that claimed
+     * it, for good (see the implementation notes). Claimed by CAS from null (READ_SLOTS), then never written.
      */
-    @SuppressWarnings("unused") // claimed through FIRST_READER_ID
-    private volatile long firstReaderId;
-    /** The first reader's read record; written and read only by the thread whose id is {@link #firstReaderId}. */
-    private ReadHold firstReaderHold;
+    private final ReadHold[] readSlots = new ReadHold[READ_SLOT_COUNT];
 
     private final ReadLock readLock = new ReadLock();
     private final WriteLock writeLock = new WriteLock();
@@ -246,16 +251,22 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
         return h;
     }
 
-    /** The calling thread's read record: the first reader's if it is the caller's, else the ThreadLocal's. */
+    /** The calling thread's read record: its slot's if the slot is the caller's, else the ThreadLocal's. */
     private ReadHold readHold() {
         long me = Thread.currentThread().getId();
-        long first = firstReaderId;
-        if (first == me) {
-            return firstReaderHold; // stored by this thread right after it claimed the id
+        ReadHold h = readSlots[(int) me & READ_SLOT_MASK]; // a racy read: threadId is final (see the notes)
+        if (h != null && h.threadId == me) {
+            return h;
         }
+        return readHoldBySlowLookup(me);
+    }
+
+    /** The ThreadLocal's record of the caller, which claims its slot if the slot is still free. */
+    private ReadHold readHoldBySlowLookup(long me) {
         ReadHold h = readHolds.get();
-        if (first == 0L && FIRST_READER_ID.compareAndSet(this, 0L, me)) {
-            firstReaderHold = h; // once per lock: never a shared write after that
+        int slot = (int) me & READ_SLOT_MASK;
+        if (readSlots[slot] == null) {
+            READ_SLOTS.compareAndSet(readSlots, slot, (ReadHold) null, h); // once per slot: never a shared write after
         }
         return h;
     }
