@@ -386,13 +386,7 @@ class ReadWriteConformanceTest {
             try {
                 lock.readLock().lock();
                 lock.readLock().lock();
-                assertEquals(2, readHolds(lock));
-                lock.readLock().unlock();
-                lock.readLock().unlock();
-                assertEquals(0, readHolds(lock));
-                assertThrows(
-                        IllegalMonitorStateException.class,
-                        () -> lock.readLock().unlock());
+                releaseTwoReadHolds(lock);
             } catch (Throwable e) {
                 failure.set(e);
             }
@@ -405,6 +399,16 @@ class ReadWriteConformanceTest {
         assertEquals(0, readHolds(lock), "the main thread holds no read");
         assertTrue(lock.writeLock().tryLock(), "nothing is left held");
         lock.writeLock().unlock();
+    }
+
+    /** The calling thread holds two reads of {@code lock}: checks its count as it releases them, and one more. */
+    private static void releaseTwoReadHolds(ReadWriteLock lock) {
+        assertEquals(2, readHolds(lock));
+        lock.readLock().unlock();
+        assertEquals(1, readHolds(lock));
+        lock.readLock().unlock();
+        assertEquals(0, readHolds(lock));
+        assertThrows(IllegalMonitorStateException.class, () -> lock.readLock().unlock());
     }
 
     /**
@@ -428,14 +432,7 @@ class ReadWriteConformanceTest {
                     lock.readLock().lock();
                     allHoldTwo.countDown();
                     assertTrue(checked.await(30, TimeUnit.SECONDS));
-                    assertEquals(2, readHolds(lock));
-                    lock.readLock().unlock();
-                    assertEquals(1, readHolds(lock));
-                    lock.readLock().unlock();
-                    assertEquals(0, readHolds(lock));
-                    assertThrows(
-                            IllegalMonitorStateException.class,
-                            () -> lock.readLock().unlock());
+                    releaseTwoReadHolds(lock);
                 } catch (Throwable e) {
                     failures.add(e);
                     allHoldTwo.countDown();
