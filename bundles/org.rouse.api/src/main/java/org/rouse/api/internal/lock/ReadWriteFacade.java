@@ -114,7 +114,7 @@ public final class ReadWriteFacade implements SwappableReadWriteLock {
      * cores, store into a line every other reader reads (JMH ReadLockCosts -t 2: a read lock and unlock over such a
      * cache took 2.5-3x the time it takes without; docs/performance.md, "Read-write locks: the first reader's
      * record"). The slots replaced a single first reader's record: read-mostly at 16 threads, the other 15 readers'
-     * two ThreadLocal lookups per read cost the facade about a tenth of its throughput (docs/performance.md,
+     * two ThreadLocal lookups per read cost the facade about 5 % of its throughput (docs/performance.md,
      * "Read-write locks: a record slot per reader"). The record keeps the thread's id, not the Thread, so that
      * neither `readRecords` nor a slot keeps a thread alive.
      *
