@@ -38,6 +38,7 @@ public final class Scenarios {
                 new org.rouse.benchmarks.lock.LockSwap(),
                 new org.rouse.benchmarks.lock.ReadMostly(),
                 org.rouse.benchmarks.lock.ReadMostly.writeHeavy(),
+                new org.rouse.benchmarks.lock.ReadWriteSwap(),
                 new org.rouse.benchmarks.selector.SelectorSequential(1),
                 new org.rouse.benchmarks.selector.SelectorSequential(16),
                 new org.rouse.benchmarks.selector.SelectorSequential(256),

@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReadWriteLock;
+import java.util.function.LongConsumer;
+import java.util.function.LongSupplier;
 import org.rouse.benchmarks.measure.ContextSwitches;
 import org.rouse.benchmarks.measure.ThreadUsage;
 import org.rouse.benchmarks.scenario.Measurement;
@@ -32,6 +34,10 @@ final class ReadMostlyVariant implements Variant {
     private final long[] ops;
     private final ThreadUsage[] usage;
     private final RoundWorkers workers;
+    /** What the driving thread does during a round. */
+    private final LongConsumer drive;
+    /** The lock's swaps so far, or null when it is never swapped. */
+    private final LongSupplier swaps;
 
     /** Readers inside; atomic, since readers overlap. */
     private final AtomicInteger readersInside = new AtomicInteger();
@@ -41,6 +47,16 @@ final class ReadMostlyVariant implements Variant {
     private final AtomicInteger violations = new AtomicInteger();
 
     ReadMostlyVariant(String name, ReadWriteLock lock, int writePercent) {
+        this(name, lock, writePercent, ReadMostlyVariant::parkUntil, null);
+    }
+
+    /**
+     * A variant whose driving thread does {@code drive} during each round, e.g. swap the lock's strategy.
+     *
+     * @param drive called with the round's deadline (System.nanoTime()); returns at it
+     * @param swaps the swaps the lock has performed so far, for a per-round count; null when it is never swapped
+     */
+    ReadMostlyVariant(String name, ReadWriteLock lock, int writePercent, LongConsumer drive, LongSupplier swaps) {
         if (writePercent != 5 && writePercent != 25) {
             throw new IllegalArgumentException("writePercent: 5 or 25, not " + writePercent);
         }
@@ -53,6 +69,12 @@ final class ReadMostlyVariant implements Variant {
             map.put(k, (long) k);
         }
         this.workers = new RoundWorkers("rouse-bench-rw", threads, this::work);
+        this.drive = drive;
+        this.swaps = swaps;
+    }
+
+    private static void parkUntil(long deadline) {
+        LockSupport.parkNanos(deadline - System.nanoTime());
     }
 
     @Override
@@ -122,7 +144,8 @@ final class ReadMostlyVariant implements Variant {
     @Override
     public Measurement runRound(Duration budget) throws Exception {
         int violationsBefore = violations.get();
-        long elapsed = workers.round(deadline -> LockSupport.parkNanos(deadline - System.nanoTime()), budget.toNanos());
+        long swapsBefore = swaps == null ? 0 : swaps.getAsLong();
+        long elapsed = workers.round(drive, budget.toNanos());
         long total = 0;
         long min = Long.MAX_VALUE;
         long max = 0;
@@ -135,8 +158,11 @@ final class ReadMostlyVariant implements Variant {
         }
         double n = Math.max(1, total);
         ContextSwitches switches = sum.switches();
-        return Measurement.builder()
-                .put(LockMetrics.THROUGHPUT, total * 1e9 / elapsed)
+        Measurement.Builder measured = Measurement.builder();
+        if (swaps != null) {
+            measured.put(LockMetrics.SWAPS, swaps.getAsLong() - swapsBefore);
+        }
+        return measured.put(LockMetrics.THROUGHPUT, total * 1e9 / elapsed)
                 .put(Metrics.CPU_PER_OP_US, sum.cpuNanos() / 1_000.0 / n)
                 .put(LockMetrics.VOLUNTARY_PER_OP, switches.voluntary() / n)
                 .put(LockMetrics.INVOLUNTARY_PER_OP, switches.involuntary() / n)

@@ -1,8 +1,6 @@
 package org.rouse.benchmarks.lock;
 
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.rouse.api.internal.lock.LockFrontCore;
 import org.rouse.benchmarks.scenario.Measurement;
 import org.rouse.benchmarks.scenario.RoundWorkers;
@@ -18,10 +16,9 @@ import org.rouse.lock.internal.StrategyLockEngine;
 final class SwapVariant implements Variant {
 
     static final int THREADS = 16;
-    private static final long SWAP_PERIOD_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     private final String name;
-    private final String[] cycle;
+    private final StrategyCycle cycle;
     private final LockFrontCore core = new LockFrontCore();
     private final SwappableLock lock;
     private final long[] ops = new long[THREADS];
@@ -30,13 +27,11 @@ final class SwapVariant implements Variant {
     private int inside;
 
     private long violations;
-    private int next;
 
     SwapVariant(String name, String... cycle) {
         this.name = name;
-        this.cycle = cycle;
         core.swapTo(new StrategyLockEngine());
-        core.configure(cycle[0], new String[0]);
+        this.cycle = new StrategyCycle(core, cycle);
         lock = core.newView("benchmarks").lock("swapped");
     }
 
@@ -47,9 +42,9 @@ final class SwapVariant implements Variant {
 
     @Override
     public String description() {
-        return cycle.length == 1
-                ? THREADS + " threads on a " + cycle[0] + " lock, no swaps"
-                : THREADS + " threads; strategy reconfigured every 10 ms through " + String.join(" → ", cycle);
+        return cycle.swaps()
+                ? THREADS + " threads; strategy reconfigured every 10 ms through " + cycle.describe()
+                : THREADS + " threads on a " + cycle.first() + " lock, no swaps";
     }
 
     @Override
@@ -78,7 +73,7 @@ final class SwapVariant implements Variant {
     public Measurement runRound(Duration budget) throws Exception {
         long violationsBefore = violations;
         long swapsBefore = lock.statistics().swaps();
-        long elapsed = workers.round(this::swapUntil, budget.toNanos());
+        long elapsed = workers.round(cycle::swapUntil, budget.toNanos());
         long total = 0;
         for (long n : ops) {
             total += n;
@@ -88,17 +83,6 @@ final class SwapVariant implements Variant {
                 .put(LockMetrics.SWAPS, lock.statistics().swaps() - swapsBefore)
                 .put(LockMetrics.VIOLATIONS, violations - violationsBefore)
                 .build();
-    }
-
-    /** Reconfigures the strategy every 10 ms until the deadline (pacing, not waiting for a result). */
-    private void swapUntil(long deadline) {
-        for (long now = System.nanoTime(); now < deadline; now = System.nanoTime()) {
-            LockSupport.parkNanos(Math.min(SWAP_PERIOD_NANOS, deadline - now));
-            if (cycle.length > 1) {
-                next = (next + 1) % cycle.length;
-                core.configure(cycle[next], new String[0]);
-            }
-        }
     }
 
     @Override
