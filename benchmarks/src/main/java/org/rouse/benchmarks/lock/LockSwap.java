@@ -18,6 +18,10 @@ public final class LockSwap implements Scenario {
 
     static final String BASELINE = "adaptive, no swaps";
 
+    /** What the swap scenarios' columns mean (lock-swap and rw-swap). */
+    static final String COLUMNS = "Throughput against the same lock without swaps shows the dip; swaps/round counts"
+            + " the swaps the lock performed; violations must be 0.";
+
     @Override
     public String name() {
         return "lock-swap";
@@ -26,9 +30,8 @@ public final class LockSwap implements Scenario {
     @Override
     public String description() {
         return SwapVariant.THREADS + " threads take one Rouse lock in a loop (empty critical section with a"
-                + " mutual-exclusion check) while the driver reconfigures the lock's strategy every 10 ms. Throughput"
-                + " against the same lock without swaps shows the dip; violations count two threads inside the"
-                + " critical section at once and must be 0; swaps/round counts the swaps the lock performed.";
+                + " mutual-exclusion check) while the driver reconfigures the lock's strategy every 10 ms; a violation"
+                + " is two threads inside the critical section at once. " + COLUMNS;
     }
 
     @Override
@@ -41,6 +44,11 @@ public final class LockSwap implements Scenario {
 
     @Override
     public ReportLayout layout() {
+        return swapLayout();
+    }
+
+    /** The swap scenarios' report: throughput against the row without swaps, swaps and violations. */
+    static ReportLayout swapLayout() {
         return new ReportLayout(
                 List.of(LockMetrics.THROUGHPUT, LockMetrics.SWAPS, LockMetrics.VIOLATIONS),
                 BASELINE,

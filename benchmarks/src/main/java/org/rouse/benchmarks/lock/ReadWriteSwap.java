@@ -23,7 +23,7 @@ import org.rouse.lock.internal.StrategyLockEngine;
  */
 public final class ReadWriteSwap implements Scenario {
 
-    static final String BASELINE = "adaptive, no swaps";
+    static final String BASELINE = LockSwap.BASELINE;
     /** Writers meet readers and each other often at 25 %, so a swap often finds the lock held in either mode. */
     private static final int WRITE_PERCENT = 25;
 
@@ -35,11 +35,9 @@ public final class ReadWriteSwap implements Scenario {
     @Override
     public String description() {
         return ReadMostly.THREADS + " threads share one Rouse read-write lock over a 64-key HashMap ("
-                + (100 - WRITE_PERCENT)
-                + " % lookups under the read lock, " + WRITE_PERCENT + " % updates under the write lock) while the"
-                + " driver reconfigures the lock's strategy every 10 ms. Throughput against the same lock without"
-                + " swaps shows the dip; swaps/round counts the swaps the lock performed; violations count a writer"
-                + " inside together with anyone and must be 0.";
+                + (100 - WRITE_PERCENT) + " % lookups under the read lock, " + WRITE_PERCENT + " % updates under the"
+                + " write lock) while the driver reconfigures the lock's strategy every 10 ms; a violation is a writer"
+                + " inside together with anyone. " + LockSwap.COLUMNS;
     }
 
     @Override
@@ -71,10 +69,6 @@ public final class ReadWriteSwap implements Scenario {
 
     @Override
     public ReportLayout layout() {
-        return new ReportLayout(
-                List.of(LockMetrics.THROUGHPUT, LockMetrics.SWAPS, LockMetrics.VIOLATIONS),
-                BASELINE,
-                List.of(LockMetrics.THROUGHPUT),
-                false);
+        return LockSwap.swapLayout();
     }
 }
