@@ -113,7 +113,8 @@ public final class LockContention implements Scenario {
                 + " context switches per acquisition from"
                 + " `/proc/thread-self/status` over all worker threads; fairness as the min/max ratio of per-thread"
                 + " acquisitions and Jain's index; acquire-wait percentiles (p50/p99/max, µs) from one acquisition in "
-                + ContentionVariant.SAMPLE_EVERY + " per thread. Each cell is the median of the measured rounds.";
+                + ContentionVariant.SAMPLE_EVERY + " per thread; violations (two holders at once) summed over the"
+                + " rounds. Every other cell is the median of the measured rounds.";
     }
 
     @Override

@@ -61,8 +61,8 @@ public final class ReadMostly implements Scenario {
                 + " arithmetic steps of private work between operations. Throughput in operations per second (ratio"
                 + " against a raw non-fair ReentrantReadWriteLock); CPU and voluntary/involuntary context switches per"
                 + " operation over all worker threads; fairness as the min/max ratio of per-thread operations;"
-                + " violations count a writer inside together with anyone. Each cell is the median of the measured"
-                + " rounds.";
+                + " violations count a writer inside together with anyone, summed over the rounds. Every other cell is"
+                + " the median of the measured rounds.";
     }
 
     @Override

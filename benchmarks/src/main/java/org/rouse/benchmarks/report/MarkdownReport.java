@@ -63,7 +63,11 @@ public final class MarkdownReport {
         out.append("- Reproduce: `").append(run.command()).append("`\n");
         out.append("- Method: all variants in one JVM, rounds interleaved (A B C A B C ...), ")
                 .append(run.plan().describe())
-                .append("; each cell is the median over the measured rounds of that round's value.\n");
+                .append("; each cell is the median over the measured rounds of that round's value")
+                .append(
+                        table.layout().columns().stream().anyMatch(Metric::summed)
+                                ? ", except a column marked \"all rounds\", which is the sum over them.\n"
+                                : ".\n");
         out.append("- Ratios and their spread: a ratio is the median over the cycles of a variant's round divided by"
                 + " its baseline's round of the same cycle (the two ran seconds apart, under the same outside load);"
                 + " its brackets are a confidence interval of at least 95 % for that median (the sign test's; below"

@@ -13,8 +13,20 @@ import java.util.Objects;
  * @param header human-readable name (the Markdown column), e.g. {@code p99}
  * @param unit unit shown next to the header, e.g. {@code µs}; empty for counts and ratios
  * @param decimals digits after the decimal point in the Markdown table
+ * @param summed whether a variant's cell is the sum over its rounds (counts that must stay 0, such as violations,
+ *     where a median would hide a round that saw one) rather than the median
  */
-public record Metric(String key, String header, String unit, int decimals) {
+public record Metric(String key, String header, String unit, int decimals, boolean summed) {
+
+    /** A metric whose cell is the median over the rounds. */
+    public Metric(String key, String header, String unit, int decimals) {
+        this(key, header, unit, decimals, false);
+    }
+
+    /** A count whose cell is its sum over the rounds, e.g. violations, which must stay 0 in every round. */
+    public static Metric summedCount(String key, String header) {
+        return new Metric(key, header, "", 0, true);
+    }
 
     public Metric {
         Objects.requireNonNull(key, "key");

@@ -13,7 +13,8 @@ import java.util.Set;
 import org.rouse.benchmarks.measure.LatencyHistogram;
 
 /**
- * One variant's result over all measured rounds: the median of each metric over the rounds, each round's own value in
+ * One variant's result over all measured rounds: the median of each metric over the rounds (the sum for a
+ * {@linkplain Metric#summed() summed} count), each round's own value in
  * round order (to pair a round with the baseline's round of the same cycle), and the latency samples of every round
  * merged (for charts).
  *
@@ -71,7 +72,7 @@ public final class VariantSummary {
         Map<Metric, List<Double>> roundValues = new LinkedHashMap<>();
         for (Metric metric : metrics) {
             double[] values = rounds.stream().mapToDouble(r -> r.value(metric)).toArray();
-            medians.put(metric, median(values));
+            medians.put(metric, metric.summed() ? sum(values) : median(values));
             roundValues.put(metric, Arrays.stream(values).boxed().toList());
         }
         LatencyHistogram merged = null;
@@ -82,6 +83,19 @@ public final class VariantSummary {
             }
         }
         return new VariantSummary(name, description, rounds.size(), medians, roundValues, merged);
+    }
+
+    /** The sum of the values that are not {@code NaN}; {@code NaN} when there are none. */
+    static double sum(double[] values) {
+        double sum = 0;
+        boolean any = false;
+        for (double v : values) {
+            if (!Double.isNaN(v)) {
+                sum += v;
+                any = true;
+            }
+        }
+        return any ? sum : Double.NaN;
     }
 
     /** The median of the values that are not {@code NaN}; {@code NaN} when there are none. */

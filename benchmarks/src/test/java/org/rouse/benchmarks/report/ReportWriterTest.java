@@ -149,6 +149,21 @@ class ReportWriterTest {
     }
 
     @Test
+    void markdownSaysWhichColumnIsASumOverTheRounds() {
+        Metric violations = Metric.summedCount("violations", "violations, all rounds");
+        ReportLayout withCount =
+                new ReportLayout(List.of(Metrics.OPS, violations), "base", List.of(Metrics.OPS), false);
+        VariantSummary base = new VariantSummary("base", "", 5, Map.of(Metrics.OPS, 10.0, violations, 1.0), null);
+
+        String page = MarkdownReport.render(table(withCount, base), RUN);
+        String plain = MarkdownReport.render(table(null), RUN);
+
+        assertTrue(page.contains("except a column marked \"all rounds\", which is the sum over them.\n"), page);
+        assertTrue(page.contains("| violations, all rounds |"), page);
+        assertFalse(plain.contains("all rounds"), plain);
+    }
+
+    @Test
     void markdownStatesTheStealTimeWhenItWasMeasuredAndNothingWhenNot() {
         RunInfo stolen = new RunInfo(RUN.machine(), RUN.command(), RUN.plan(), 2.345);
 

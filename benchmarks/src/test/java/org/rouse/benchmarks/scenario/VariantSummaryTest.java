@@ -29,6 +29,21 @@ class VariantSummaryTest {
     }
 
     @Test
+    void aSummedCountIsTheSumOverRoundsSoOneRoundThatSawOneShows() {
+        Metric violations = Metric.summedCount("violations", "violations, all rounds");
+        List<Measurement> rounds = List.of(
+                Measurement.builder().put(violations, 0).build(),
+                Measurement.builder().put(violations, 1).build(),
+                Measurement.builder().put(violations, 0).build(),
+                Measurement.builder().put(violations, Double.NaN).build());
+
+        VariantSummary s = VariantSummary.of("v", "", rounds);
+
+        assertEquals(1, s.value(violations), "a median would say 0");
+        assertEquals(List.of(0.0, 1.0, 0.0, Double.NaN), s.roundValues(violations));
+    }
+
+    @Test
     void unknownValuesAreLeftOutOfTheMedian() {
         VariantSummary s = VariantSummary.of("v", "", List.of(round(Double.NaN), round(2), round(4)));
 
