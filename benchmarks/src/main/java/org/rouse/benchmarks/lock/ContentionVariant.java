@@ -24,7 +24,6 @@ final class ContentionVariant implements Variant {
 
     static final int SAMPLE_EVERY = 32;
     private static final int MAP_KEYS = 64;
-    private static final int WORK_ITERATIONS = 100;
 
     private final String name;
     private final Guard guard;
@@ -66,7 +65,7 @@ final class ContentionVariant implements Variant {
     public String description() {
         return threads + " threads; " + guard.name() + "; critical section: counter + small HashMap update; "
                 + (workBetween
-                        ? "~" + WORK_ITERATIONS + " private arithmetic steps between acquisitions"
+                        ? PrivateWork.CONTENTION_STEPS + " steps of private work between acquisitions"
                         : "no work " + "between acquisitions");
     }
 
@@ -90,9 +89,7 @@ final class ContentionVariant implements Variant {
         long ops = 0;
         while (!workers.stopped()) {
             if (workBetween) {
-                for (int w = 0; w < WORK_ITERATIONS; w++) {
-                    seed = seed * 6364136223846793005L + 1442695040888963407L;
-                }
+                seed = PrivateWork.steps(seed, PrivateWork.CONTENTION_STEPS);
             }
             if ((ops & (SAMPLE_EVERY - 1)) == 0) {
                 long t0 = System.nanoTime();

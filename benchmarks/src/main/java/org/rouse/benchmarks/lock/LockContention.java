@@ -107,7 +107,8 @@ public final class LockContention implements Scenario {
     public String description() {
         return threads + " threads on this machine's cores share one lock: " + compared + ". Critical section: a"
                 + " counter and a small"
-                + " HashMap update; between acquisitions either ~100 arithmetic steps of private work (\"work\") or"
+                + " HashMap update; between acquisitions either " + PrivateWork.CONTENTION_STEPS
+                + " steps of private work, a non-linear mixing function (\"work\"), or"
                 + " nothing (\"no work\"). Throughput in acquisitions per second (ratio against non-fair"
                 + " ReentrantLock without work, or with work for the rows with work); CPU and voluntary/involuntary"
                 + " context switches per acquisition from"

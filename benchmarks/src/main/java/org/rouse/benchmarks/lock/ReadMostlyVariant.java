@@ -22,7 +22,6 @@ import org.rouse.benchmarks.scenario.Variant;
 final class ReadMostlyVariant implements Variant {
 
     private static final int MAP_KEYS = 64;
-    private static final int WORK_ITERATIONS = 20;
 
     private final String name;
     private final ReadWriteLock lock;
@@ -99,9 +98,7 @@ final class ReadMostlyVariant implements Variant {
         long done = 0;
         ThreadUsage begin = ThreadUsage.begin();
         while (!workers.stopped()) {
-            for (int w = 0; w < WORK_ITERATIONS; w++) {
-                seed = seed * 6364136223846793005L + 1442695040888963407L;
-            }
+            seed = PrivateWork.steps(seed, PrivateWork.READ_MOSTLY_STEPS);
             int key = (int) ((seed >>> 33) % MAP_KEYS);
             if (isWrite(seed >>> 17)) {
                 lock.writeLock().lock();
