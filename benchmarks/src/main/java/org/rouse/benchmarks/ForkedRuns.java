@@ -8,6 +8,7 @@ import java.util.List;
 import org.rouse.benchmarks.report.ForkReport;
 import org.rouse.benchmarks.report.ForkTable;
 import org.rouse.benchmarks.report.MachineInfo;
+import org.rouse.benchmarks.report.MarkdownReport;
 import org.rouse.benchmarks.scenario.Scenario;
 
 /**
@@ -48,8 +49,13 @@ final class ForkedRuns {
                 ForkTable table =
                         ForkTable.read(scenario.name(), scenario.layout().ratioColumns(), reports);
                 String command = arguments.reproduce(scenario.name());
-                List<Path> files = ForkReport.write(table, machine, command, arguments.outputDirectory());
-                out.println(ForkReport.markdown(table, machine, command));
+                // the forks' JVM (a child with its own heap), as the first fork's page states it, not this one's
+                MachineInfo forks = MarkdownReport.jdkStatedIn(
+                                arguments.forkDirectory(1).resolve(scenario.name() + ".md"))
+                        .map(machine::withJdk)
+                        .orElse(machine);
+                List<Path> files = ForkReport.write(table, forks, command, arguments.outputDirectory());
+                out.println(ForkReport.markdown(table, forks, command));
                 files.forEach(f -> err.println("wrote " + f));
             }
             return 0;

@@ -82,6 +82,9 @@ class HarnessTest {
         }
         String summary = Files.readString(dir.resolve("wakeup-floor-forks.md"));
         assertTrue(summary.startsWith("# wakeup-floor in 2 JVMs\n"), summary);
+        assertTrue(
+                summary.contains("\n- JDK: ") && summary.contains(", heap 2048 MiB, pre-touched\n"),
+                "the forks' JVM, not the summarizing one's (this test's JVM is not pre-touched): " + summary);
         assertTrue(summary.contains("Harness wakeup-floor --quick --rounds 2 --forks 2 --out " + dir + "`"), summary);
         List<String> csv = Files.readAllLines(dir.resolve("wakeup-floor-forks.csv"));
         List<Variant> variants = new WakeupFloor().variants(new Options(true, dir));

@@ -52,7 +52,7 @@ public final class ForkReport {
                         + " heap places objects), which one run's interval does not. A goal inside the brackets is not"
                         + " decided.\n\n");
         out.append("- Machine: ").append(machine.describeHardware()).append('\n');
-        out.append("- JDK: ").append(machine.jdk()).append('\n');
+        out.append(MarkdownReport.JDK_LINE).append(machine.jdk()).append('\n');
         out.append("- Date: ")
                 .append(DateTimeFormatter.ISO_INSTANT.format(machine.date()))
                 .append('\n');

@@ -46,6 +46,11 @@ public record MachineInfo(int cores, String cpu, String os, String jdk, Instant 
                 currentLoadAverage());
     }
 
+    /** The same machine and moment with another JVM's description (the JVM that measured, when this one did not). */
+    public MachineInfo withJdk(String otherJdk) {
+        return new MachineInfo(cores, cpu, os, otherJdk, date, loadAverage);
+    }
+
     /** E.g. "2 cores (AMD EPYC), Linux 6.1.0 amd64, load average 1.52". */
     public String describeHardware() {
         String load = Double.isNaN(loadAverage)

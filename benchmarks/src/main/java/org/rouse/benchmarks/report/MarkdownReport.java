@@ -1,10 +1,16 @@
 package org.rouse.benchmarks.report;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
 import org.rouse.benchmarks.scenario.Metric;
 import org.rouse.benchmarks.scenario.Metrics;
 import org.rouse.benchmarks.scenario.VariantSummary;
@@ -20,7 +26,22 @@ import org.rouse.benchmarks.scenario.VariantSummary;
  */
 public final class MarkdownReport {
 
+    /** How a page's header line stating the JDK begins. */
+    static final String JDK_LINE = "- JDK: ";
+
     private MarkdownReport() {}
+
+    /**
+     * The JDK (and heap) the page at {@code page} states in its header, if it is such a page: a summary of forks
+     * quotes its forks' JDK from their own pages, since the process that summarizes them is not one of them.
+     */
+    public static Optional<String> jdkStatedIn(Path page) throws IOException {
+        try (Stream<String> lines = Files.lines(page, StandardCharsets.UTF_8)) {
+            return lines.filter(line -> line.startsWith(JDK_LINE))
+                    .map(line -> line.substring(JDK_LINE.length()))
+                    .findFirst();
+        }
+    }
 
     /**
      * One line with each variant's CPU steal (the median over its measured rounds, as its other cells), when the
@@ -48,7 +69,7 @@ public final class MarkdownReport {
         out.append(table.description()).append("\n\n");
         MachineInfo machine = run.machine();
         out.append("- Machine: ").append(machine.describeHardware()).append('\n');
-        out.append("- JDK: ").append(machine.jdk()).append('\n');
+        out.append(JDK_LINE).append(machine.jdk()).append('\n');
         out.append("- Date: ")
                 .append(DateTimeFormatter.ISO_INSTANT.format(machine.date()))
                 .append('\n');
