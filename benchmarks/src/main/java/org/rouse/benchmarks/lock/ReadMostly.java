@@ -58,9 +58,10 @@ public final class ReadMostly implements Scenario {
         return THREADS + " threads on this machine's cores share one read-write lock over a 64-key HashMap: "
                 + (100 - writePercent) + " % of operations look a key up under the read lock, " + writePercent
                 + " % update one under the write lock, with " + PrivateWork.READ_MOSTLY_STEPS
-                + " steps of private work (a non-linear mixing function) between operations. Throughput in operations per second (ratio"
-                + " against a raw non-fair ReentrantReadWriteLock); CPU and voluntary/involuntary context switches per"
-                + " operation over all worker threads; fairness as the min/max ratio of per-thread operations;"
+                + " steps of private work (a non-linear mixing function) between operations. Throughput in"
+                + " operations per second (ratio against a raw non-fair ReentrantReadWriteLock); CPU and"
+                + " voluntary/involuntary context switches per operation over all worker threads; fairness as the"
+                + " min/max ratio of per-thread operations;"
                 + " violations count a writer inside together with anyone, summed over the rounds. Every other cell is"
                 + " the median of the measured rounds.";
     }
