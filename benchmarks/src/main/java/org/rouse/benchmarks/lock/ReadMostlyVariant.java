@@ -21,7 +21,7 @@ import org.rouse.benchmarks.scenario.Variant;
  */
 final class ReadMostlyVariant implements Variant {
 
-    private static final int MAP_KEYS = 64;
+    static final int MAP_KEYS = 64;
 
     private final String name;
     private final ReadWriteLock lock;
@@ -99,8 +99,8 @@ final class ReadMostlyVariant implements Variant {
         ThreadUsage begin = ThreadUsage.begin();
         while (!workers.stopped()) {
             seed = PrivateWork.steps(seed, PrivateWork.READ_MOSTLY_STEPS);
-            int key = (int) ((seed >>> 33) % MAP_KEYS);
-            if (isWrite(seed >>> 17)) {
+            int key = keyOf(seed);
+            if (isWrite(writePercent, seed)) {
                 lock.writeLock().lock();
                 try {
                     if (++writersInside != 1 || readersInside.get() != 0) {
@@ -130,11 +130,18 @@ final class ReadMostlyVariant implements Variant {
         ops[index] = done + (sink == 42 ? 1 : 0); // keep the reads alive
     }
 
+    /** The key an operation drawn from {@code seed} reads or writes. */
+    static int keyOf(long seed) {
+        return (int) ((seed >>> 33) % MAP_KEYS);
+    }
+
     /**
-     * Whether this draw is a write. Each share divides by a constant, as before there were two: a division by a field
-     * is a real divide on every operation, which would change the workload rw-read-mostly has always measured.
+     * Whether the operation drawn from {@code seed} is a write, for a share of 5 or 25 %. Each share divides by a
+     * constant, as before there were two: a division by a field is a real divide on every operation, which would
+     * change the workload rw-read-mostly has always measured.
      */
-    private boolean isWrite(long draw) {
+    static boolean isWrite(int writePercent, long seed) {
+        long draw = seed >>> 17;
         return writePercent == 25 ? (draw & 3) == 0 : draw % 20 == 0;
     }
 

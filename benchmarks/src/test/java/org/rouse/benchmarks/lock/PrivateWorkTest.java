@@ -38,18 +38,18 @@ class PrivateWorkTest {
         int draws = 200_000;
         int fivePercent = 0;
         int quarter = 0;
-        int[] keys = new int[64];
+        int[] keys = new int[ReadMostlyVariant.MAP_KEYS];
         for (int i = 0; i < draws; i++) {
             seed = PrivateWork.steps(seed, PrivateWork.READ_MOSTLY_STEPS);
-            long draw = seed >>> 17;
-            fivePercent += draw % 20 == 0 ? 1 : 0;
-            quarter += (draw & 3) == 0 ? 1 : 0;
-            keys[(int) ((seed >>> 33) % 64)]++;
+            fivePercent += ReadMostlyVariant.isWrite(5, seed) ? 1 : 0;
+            quarter += ReadMostlyVariant.isWrite(25, seed) ? 1 : 0;
+            keys[ReadMostlyVariant.keyOf(seed)]++;
         }
         assertEquals(0.05, fivePercent / (double) draws, 0.002);
         assertEquals(0.25, quarter / (double) draws, 0.005);
+        double expected = draws / (double) keys.length;
         for (int count : keys) {
-            assertEquals(draws / 64.0, count, draws / 64.0 * 0.1, "every key drawn about as often");
+            assertEquals(expected, count, expected * 0.1, "every key drawn about as often");
         }
     }
 }
